@@ -1,0 +1,228 @@
+//! The event catalogue: one canonical [`EventKind`] per point of the agent
+//! loop, and the name each dialect gives it.
+//!
+//! Every dialect names the same moments differently (`BeforeTool`,
+//! `PreToolUse`, `pre_tool_execution`, `before_tool`). hookshot accepts any of
+//! these names wherever an event is named and keeps the dialect it came from,
+//! so that answers can be given back in the caller's words.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// A settings dialect: whose file format and wire shapes a hook speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dialect {
+    /// gemini-cli `settings.json` (timeouts in milliseconds).
+    Gemini,
+    /// Claude Code `settings.json` (timeouts in seconds).
+    Claude,
+    /// jcli `hooks.yaml` (snake_case events, chains).
+    Jcli,
+    /// picoclaw JSON-RPC process hooks.
+    Picoclaw,
+}
+
+impl Dialect {
+    /// All dialects, in the order names are looked up when a name is shared.
+    pub const ALL: [Dialect; 4] = [Dialect::Gemini, Dialect::Claude, Dialect::Jcli, Dialect::Picoclaw];
+
+    /// The dialect's name as users write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Gemini => "gemini",
+            Dialect::Claude => "claude",
+            Dialect::Jcli => "jcli",
+            Dialect::Picoclaw => "picoclaw",
+        }
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+macro_rules! events {
+    ($( $(#[$doc:meta])* $kind:ident => [$gemini:expr, $claude:expr, $jcli:expr, $pico:expr] ),+ $(,)?) => {
+        /// One point of the agent loop, whatever a dialect calls it.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum EventKind {
+            $( $(#[$doc])* $kind, )+
+        }
+
+        impl EventKind {
+            /// Every event, in catalogue order.
+            pub const ALL: &'static [EventKind] = &[$(EventKind::$kind),+];
+
+            /// The name `dialect` gives this event, if the dialect has it.
+            pub fn name_in(self, dialect: Dialect) -> Option<&'static str> {
+                let names: [Option<&'static str>; 4] = match self {
+                    $( EventKind::$kind => [$gemini, $claude, $jcli, $pico], )+
+                };
+                names[dialect as usize]
+            }
+        }
+    };
+}
+
+events! {
+    /// Before a tool runs (may block, ask, or rewrite the tool's input).
+    BeforeTool => [Some("BeforeTool"), Some("PreToolUse"), Some("pre_tool_execution"), Some("before_tool")],
+    /// After a tool ran successfully.
+    AfterTool => [Some("AfterTool"), Some("PostToolUse"), Some("post_tool_execution"), Some("after_tool")],
+    /// After a tool failed.
+    AfterToolFailure => [None, Some("PostToolUseFailure"), Some("post_tool_execution_failure"), None],
+    /// A permission decision for a tool call is needed.
+    PermissionRequest => [None, Some("PermissionRequest"), None, Some("approve_tool")],
+    /// The user's prompt is about to be handled by the agent.
+    BeforeAgent => [Some("BeforeAgent"), Some("UserPromptSubmit"), Some("pre_send_message"), None],
+    /// The user's prompt was accepted (notification only).
+    AfterPromptSubmit => [None, None, Some("post_send_message"), None],
+    /// The agent is about to finish its answer.
+    AfterAgent => [Some("AfterAgent"), Some("Stop"), Some("stop"), None],
+    /// A sub-agent starts.
+    SubagentStart => [None, Some("SubagentStart"), None, None],
+    /// A sub-agent is about to finish.
+    SubagentStop => [None, Some("SubagentStop"), None, None],
+    /// Before a request is sent to the model.
+    BeforeModel => [Some("BeforeModel"), None, Some("pre_llm_request"), Some("before_llm")],
+    /// After the model answered (per chunk when streaming).
+    AfterModel => [Some("AfterModel"), None, Some("post_llm_response"), Some("after_llm")],
+    /// Before the model chooses among tools.
+    BeforeToolSelection => [Some("BeforeToolSelection"), None, None, None],
+    /// A session starts (startup, resume, clear).
+    SessionStart => [Some("SessionStart"), Some("SessionStart"), Some("session_start"), None],
+    /// A session ends.
+    SessionEnd => [Some("SessionEnd"), Some("SessionEnd"), Some("session_end"), None],
+    /// Before the context is compressed.
+    PreCompress => [Some("PreCompress"), Some("PreCompact"), Some("pre_auto_compact"), None],
+    /// After the context was compressed.
+    PostCompress => [None, None, Some("post_auto_compact"), None],
+    /// Before a turn-level (micro) compaction.
+    PreMicroCompact => [None, None, Some("pre_micro_compact"), None],
+    /// After a turn-level (micro) compaction.
+    PostMicroCompact => [None, None, Some("post_micro_compact"), None],
+    /// The agent shows the user a notification (e.g. a permission prompt).
+    Notification => [Some("Notification"), Some("Notification"), None, None],
+}
+
+/// What the input field an event's matcher is tested against holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchTarget {
+    /// The tool's name (`tool_name`).
+    ToolName,
+    /// A trigger such as `source`, `reason`, `trigger` or `notification_type`.
+    Trigger(&'static str),
+    /// The event ignores matchers.
+    None,
+}
+
+impl EventKind {
+    /// Parses a name in any dialect; returns the event and the dialect the
+    /// name belongs to (gemini first when dialects share a name).
+    pub fn parse(name: &str) -> Option<(EventKind, Dialect)> {
+        Dialect::ALL.iter().find_map(|&d| {
+            EventKind::ALL
+                .iter()
+                .find(|e| e.name_in(d) == Some(name))
+                .map(|&e| (e, d))
+        })
+    }
+
+    /// The canonical (gemini-style when it exists) name.
+    pub fn canonical_name(self) -> &'static str {
+        self.name_in(Dialect::Gemini)
+            .or_else(|| self.name_in(Dialect::Claude))
+            .or_else(|| self.name_in(Dialect::Jcli))
+            .or_else(|| self.name_in(Dialect::Picoclaw))
+            .unwrap_or("unknown")
+    }
+
+    /// The name in `dialect`, else the canonical name.
+    pub fn display_in(self, dialect: Dialect) -> &'static str {
+        self.name_in(dialect).unwrap_or_else(|| self.canonical_name())
+    }
+
+    /// Every name of every dialect, for "did you mean" suggestions.
+    pub fn all_names() -> impl Iterator<Item = &'static str> {
+        EventKind::ALL
+            .iter()
+            .flat_map(|e| Dialect::ALL.iter().filter_map(move |&d| e.name_in(d)))
+    }
+
+    /// What this event's matcher is compared with.
+    pub fn match_target(self) -> MatchTarget {
+        match self {
+            EventKind::BeforeTool
+            | EventKind::AfterTool
+            | EventKind::AfterToolFailure
+            | EventKind::PermissionRequest => MatchTarget::ToolName,
+            EventKind::SessionStart => MatchTarget::Trigger("source"),
+            EventKind::SessionEnd => MatchTarget::Trigger("reason"),
+            EventKind::PreCompress => MatchTarget::Trigger("trigger"),
+            EventKind::Notification => MatchTarget::Trigger("notification_type"),
+            _ => MatchTarget::None,
+        }
+    }
+
+    /// Whether a hook may stop the agent's action at this point (block/deny).
+    pub fn can_block(self) -> bool {
+        !matches!(
+            self,
+            EventKind::AfterPromptSubmit
+                | EventKind::SessionStart
+                | EventKind::SessionEnd
+                | EventKind::Notification
+                | EventKind::PostCompress
+                | EventKind::PostMicroCompact
+        )
+    }
+}
+
+impl Serialize for EventKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.canonical_name())
+    }
+}
+
+impl fmt::Display for EventKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.canonical_name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aliases_name_the_same_event() {
+        for name in ["BeforeTool", "PreToolUse", "pre_tool_execution", "before_tool"] {
+            assert_eq!(
+                EventKind::parse(name).map(|p| p.0),
+                Some(EventKind::BeforeTool),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            EventKind::parse("PreToolUse"),
+            Some((EventKind::BeforeTool, Dialect::Claude))
+        );
+        assert_eq!(EventKind::parse("stop"), Some((EventKind::AfterAgent, Dialect::Jcli)));
+        assert_eq!(EventKind::parse("beforetool"), None);
+    }
+
+    #[test]
+    fn every_name_round_trips() {
+        for &e in EventKind::ALL {
+            for d in Dialect::ALL {
+                if let Some(n) = e.name_in(d) {
+                    assert_eq!(EventKind::parse(n).map(|p| p.0), Some(e), "{n}");
+                }
+            }
+        }
+    }
+}

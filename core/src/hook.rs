@@ -1,0 +1,168 @@
+//! Hook definitions: the plain data the registry hands to the planner and
+//! the runner. Nothing here is compiled or spawned.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::event::{Dialect, EventKind};
+
+/// Where a hook comes from, lowest precedence first: a later kind overrides an
+/// earlier one of the same identity, and sequential chains run in this order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SourceKind {
+    /// Registered by code (built-in hooks).
+    Builtin,
+    /// System-wide settings (`/etc/hookshot/`).
+    System,
+    /// The user's settings (`~/.config/hookshot/`, agent-native user files).
+    User,
+    /// The project's settings (`.hookshot/`, `.gemini/`, `.claude/`, `.jcli/`).
+    Project,
+    /// Hooks contributed by extensions.
+    Extension,
+    /// Hooks registered at run time for this session.
+    Session,
+    /// Files named on the command line with `--settings`.
+    Cli,
+}
+
+impl SourceKind {
+    /// Whether hooks of this kind only run after the user trusted them.
+    pub fn needs_trust(self) -> bool {
+        matches!(self, SourceKind::Project | SourceKind::Extension)
+    }
+}
+
+impl fmt::Display for SourceKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = match self {
+            SourceKind::Builtin => "builtin",
+            SourceKind::System => "system",
+            SourceKind::User => "user",
+            SourceKind::Project => "project",
+            SourceKind::Extension => "extension",
+            SourceKind::Session => "session",
+            SourceKind::Cli => "cli",
+        };
+        f.write_str(s)
+    }
+}
+
+/// Where a value was written: file, line and column (1-based) and the JSON
+/// pointer (or YAML path) of the value inside the file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Provenance {
+    /// The settings file; `None` for hooks registered by code.
+    pub file: Option<PathBuf>,
+    /// 1-based line, 0 when unknown.
+    pub line: usize,
+    /// 1-based column, 0 when unknown.
+    pub column: usize,
+    /// JSON pointer of the value, e.g. `/hooks/BeforeTool/0/hooks/1`.
+    pub pointer: String,
+}
+
+impl fmt::Display for Provenance {
+    /// `path:line:column`, the form editors and terminals link to.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.file {
+            Some(file) => write!(f, "{}", file.display())?,
+            None => f.write_str("<code>")?,
+        }
+        if self.line > 0 {
+            write!(f, ":{}:{}", self.line, self.column)?;
+        }
+        Ok(())
+    }
+}
+
+/// Which targets a hook applies to, as the dialect declared it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
+pub enum MatcherSpec {
+    /// Every target (no matcher, empty, or `*`).
+    Any,
+    /// The target equals one of these names (`write_file`, `Edit|Write`).
+    Exact(Vec<String>),
+    /// The target matches this regular expression somewhere (gemini's rule).
+    Regex(String),
+    /// The whole target matches this regular expression (Claude's rule).
+    FullRegex(String),
+}
+
+/// What running the hook means.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum HookAction {
+    /// A shell command, run with the configured shell (`bash -c`).
+    Command {
+        /// The command line, after environment expansion.
+        command: String,
+    },
+}
+
+/// What a failing hook (non-zero exit other than 2, timeout, crash) means.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FailPolicy {
+    /// Warn and go on as if the hook had allowed (the default everywhere).
+    #[default]
+    Open,
+    /// Treat the failure as a block.
+    Closed,
+}
+
+/// One hook as the registry resolved it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct HookDef {
+    /// Stable identity used for de-duplication and disable lists: the name if
+    /// given, else `name:command` as gemini-cli forms it.
+    pub identity: String,
+    /// The name the user gave, if any.
+    pub name: Option<String>,
+    /// The event this hook is registered for.
+    pub event: EventKind,
+    /// The dialect the hook was written in (decides its input and output shapes).
+    pub dialect: Dialect,
+    /// Which targets it applies to.
+    pub matcher: MatcherSpec,
+    /// jcli's `filter.model_prefix`: the model name must start with this.
+    pub model_prefix: Option<String>,
+    /// What to run.
+    pub action: HookAction,
+    /// How long one run may take.
+    pub timeout: Duration,
+    /// The definition asked for sequential execution.
+    pub sequential: bool,
+    /// What a failure means.
+    pub fail: FailPolicy,
+    /// Extra attempts after a failure (jcli `retry`).
+    pub retry: u32,
+    /// Where it comes from.
+    pub source: SourceKind,
+    /// Where it was written.
+    pub provenance: Provenance,
+}
+
+impl HookDef {
+    /// What a person calls this hook in messages: its name, else its command.
+    pub fn label(&self) -> &str {
+        if let Some(n) = &self.name {
+            return n;
+        }
+        match &self.action {
+            HookAction::Command { command } => command,
+        }
+    }
+
+    /// The command line, for command hooks.
+    pub fn command(&self) -> Option<&str> {
+        match &self.action {
+            HookAction::Command { command } => Some(command),
+        }
+    }
+}

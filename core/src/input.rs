@@ -1,0 +1,172 @@
+//! Event inputs: the common fields every hook receives, and the shape each
+//! dialect expects on stdin.
+//!
+//! hookshot keeps one canonical input per event, with gemini-cli's field
+//! names (`tool_name`, `tool_input`, `tool_response`, `prompt`,
+//! `prompt_response`, `llm_request`, ...). A hook written in another dialect
+//! receives the same facts under its own names.
+
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::{Map, Value, json};
+
+use crate::event::{Dialect, EventKind};
+
+/// Facts about the session that every input carries.
+#[derive(Debug, Clone)]
+pub struct SessionFacts<'a> {
+    /// The session's id.
+    pub session_id: &'a str,
+    /// The project directory hooks run in.
+    pub cwd: &'a Path,
+    /// Where the agent keeps its transcript, if anywhere.
+    pub transcript_path: Option<&'a Path>,
+}
+
+/// Fills the common fields an input lacks (`session_id`, `transcript_path`,
+/// `cwd`, `hook_event_name`, `timestamp`); fields already present are kept.
+pub fn fill_common(input: &mut Map<String, Value>, event: EventKind, facts: &SessionFacts<'_>) {
+    let put = |input: &mut Map<String, Value>, k: &str, v: Value| {
+        if input.get(k).is_none_or(Value::is_null) {
+            input.insert(k.to_string(), v);
+        }
+    };
+    put(input, "session_id", json!(facts.session_id));
+    put(
+        input,
+        "transcript_path",
+        json!(
+            facts
+                .transcript_path
+                .map(|p| p.display().to_string())
+                .unwrap_or_default()
+        ),
+    );
+    put(input, "cwd", json!(facts.cwd.display().to_string()));
+    put(input, "hook_event_name", json!(event.canonical_name()));
+    put(input, "timestamp", json!(rfc3339_now()));
+}
+
+/// The canonical input as a hook of `dialect` expects to read it.
+pub fn for_dialect(event: EventKind, dialect: Dialect, canonical: &Map<String, Value>) -> Map<String, Value> {
+    let mut m = canonical.clone();
+    m.insert("hook_event_name".into(), json!(event.display_in(dialect)));
+    match dialect {
+        Dialect::Gemini => {}
+        Dialect::Claude => {
+            m.entry("permission_mode").or_insert_with(|| json!("default"));
+            if event == EventKind::AfterToolFailure
+                && let Some(e) = canonical.get("tool_error")
+            {
+                m.insert("error".into(), e.clone());
+            }
+        }
+        Dialect::Jcli => {
+            m.insert("event".into(), json!(event.display_in(Dialect::Jcli)));
+            let rename = [("prompt", "user_input"), ("prompt_response", "assistant_output")];
+            for (from, to) in rename {
+                if let Some(v) = canonical.get(from) {
+                    m.insert(to.into(), v.clone());
+                }
+            }
+            // jcli passes arguments and results as strings.
+            for (from, to) in [("tool_input", "tool_arguments"), ("tool_response", "tool_result")] {
+                if let Some(v) = canonical.get(from) {
+                    let s = match v {
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    };
+                    m.insert(to.into(), json!(s));
+                }
+            }
+            if let Some(req) = canonical.get("llm_request") {
+                for k in ["messages", "model"] {
+                    if let Some(v) = req.get(k) {
+                        m.insert(k.into(), v.clone());
+                    }
+                }
+            }
+        }
+        Dialect::Picoclaw => {
+            for (from, to) in [
+                ("tool_name", "tool"),
+                ("tool_input", "arguments"),
+                ("tool_response", "result"),
+            ] {
+                if let Some(v) = canonical.get(from) {
+                    m.insert(to.into(), v.clone());
+                }
+            }
+        }
+    }
+    m
+}
+
+/// The current time as RFC 3339 UTC with milliseconds, as gemini-cli writes it.
+pub fn rfc3339_now() -> String {
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+    rfc3339(now.as_secs() as i64, now.subsec_millis())
+}
+
+fn rfc3339(secs: i64, millis: u32) -> String {
+    // Howard Hinnant's days-to-civil algorithm.
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{millis:03}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339_known_dates() {
+        assert_eq!(rfc3339(0, 0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(rfc3339(1_795_398_930, 5), "2026-11-23T01:55:30.005Z");
+        assert_eq!(rfc3339(951_782_400, 0), "2000-02-29T00:00:00.000Z");
+    }
+
+    #[test]
+    fn fill_keeps_given_fields() {
+        let mut m = Map::new();
+        m.insert("session_id".into(), json!("given"));
+        let facts = SessionFacts {
+            session_id: "generated",
+            cwd: Path::new("/w"),
+            transcript_path: None,
+        };
+        fill_common(&mut m, EventKind::BeforeTool, &facts);
+        assert_eq!(m["session_id"], "given");
+        assert_eq!(m["cwd"], "/w");
+        assert_eq!(m["hook_event_name"], "BeforeTool");
+    }
+
+    #[test]
+    fn jcli_sees_strings_and_its_names() {
+        let canonical = json!({"hook_event_name": "BeforeTool", "tool_name": "Bash",
+            "tool_input": {"command": "ls"}})
+        .as_object()
+        .unwrap()
+        .clone();
+        let j = for_dialect(EventKind::BeforeTool, Dialect::Jcli, &canonical);
+        assert_eq!(j["event"], "pre_tool_execution");
+        assert_eq!(j["tool_arguments"], "{\"command\":\"ls\"}");
+        let c = for_dialect(EventKind::BeforeTool, Dialect::Claude, &canonical);
+        assert_eq!(c["hook_event_name"], "PreToolUse");
+    }
+}

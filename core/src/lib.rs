@@ -1,0 +1,22 @@
+//! hookshot core: the vocabulary every stage shares.
+//!
+//! Events and their names in each dialect ([`event`]), hook definitions as the
+//! registry resolves them ([`hook`]), what a hook answers ([`output`]), what a
+//! run left behind ([`record`]), the merged answer to an event ([`outcome`]),
+//! event inputs ([`input`]) and the model wire translation ([`llm`]).
+//! This crate depends on nothing else of hookshot's.
+
+pub mod event;
+pub mod hook;
+pub mod input;
+pub mod llm;
+pub mod outcome;
+pub mod output;
+pub mod record;
+pub mod suggest;
+
+pub use event::{Dialect, EventKind, MatchTarget};
+pub use hook::{FailPolicy, HookAction, HookDef, MatcherSpec, Provenance, SourceKind};
+pub use outcome::Outcome;
+pub use output::{Decision, HookOutput, TailToolCall};
+pub use record::{Captured, Exit, HookRecord};

@@ -1,0 +1,266 @@
+//! The aggregated answer to one event, and how it is written back in each
+//! dialect's output format.
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::event::{Dialect, EventKind};
+use crate::output::{Decision, HookOutput};
+use crate::record::HookRecord;
+
+/// Everything the hooks of one event decided, merged.
+#[derive(Debug, Clone, Serialize)]
+pub struct Outcome {
+    /// The event.
+    pub event: EventKind,
+    /// The merged answer (system messages and contexts joined by newlines).
+    pub output: HookOutput,
+    /// One warning per failed hook, naming it.
+    pub warnings: Vec<String>,
+    /// Every hook's run, in plan order.
+    pub records: Vec<HookRecord>,
+}
+
+impl Outcome {
+    /// An event no hook answered.
+    pub fn empty(event: EventKind) -> Outcome {
+        Outcome {
+            event,
+            output: HookOutput::default(),
+            warnings: Vec::new(),
+            records: Vec::new(),
+        }
+    }
+
+    /// The action is refused.
+    pub fn is_blocked(&self) -> bool {
+        self.output.decision.is_block()
+    }
+
+    /// The reason for a block, never empty.
+    pub fn block_reason(&self) -> String {
+        self.output
+            .reason
+            .clone()
+            .unwrap_or_else(|| format!("blocked by a {} hook", self.event))
+    }
+
+    /// Renders the outcome as `dialect` expects a hook's output to look.
+    pub fn render(&self, dialect: Dialect) -> Value {
+        match dialect {
+            Dialect::Gemini | Dialect::Picoclaw => self.render_gemini(),
+            Dialect::Claude => self.render_claude(),
+            Dialect::Jcli => self.render_jcli(),
+        }
+    }
+
+    fn common(&self, out: &mut Map<String, Value>) {
+        let o = &self.output;
+        if o.stop {
+            out.insert("continue".into(), json!(false));
+            if let Some(r) = &o.stop_reason {
+                out.insert("stopReason".into(), json!(r));
+            }
+        }
+        if let Some(m) = &o.system_message {
+            out.insert("systemMessage".into(), json!(m));
+        }
+        if o.suppress_output {
+            out.insert("suppressOutput".into(), json!(true));
+        }
+    }
+
+    fn render_gemini(&self) -> Value {
+        let o = &self.output;
+        let mut out = Map::new();
+        let decision = match o.decision {
+            Decision::Block => Some("block"),
+            Decision::Ask => Some("ask"),
+            Decision::Allow => Some("allow"),
+            Decision::Defer | Decision::Undecided => None,
+        };
+        if let Some(d) = decision {
+            out.insert("decision".into(), json!(d));
+        }
+        if let Some(r) = &o.reason {
+            out.insert("reason".into(), json!(r));
+        }
+        self.common(&mut out);
+        let mut hso = Map::new();
+        let put = |hso: &mut Map<String, Value>, k: &str, v: Option<Value>| {
+            if let Some(v) = v {
+                hso.insert(k.into(), v);
+            }
+        };
+        put(
+            &mut hso,
+            "additionalContext",
+            o.additional_context.clone().map(Value::String),
+        );
+        put(&mut hso, "tool_input", o.tool_input.clone().map(Value::Object));
+        put(&mut hso, "llm_request", o.llm_request.clone());
+        put(&mut hso, "llm_response", o.llm_response.clone());
+        put(&mut hso, "toolConfig", o.tool_config.clone());
+        if o.clear_context {
+            hso.insert("clearContext".into(), json!(true));
+        }
+        put(
+            &mut hso,
+            "tailToolCallRequest",
+            o.tail_tool_call
+                .as_ref()
+                .map(|t| json!({"name": t.name, "args": t.args})),
+        );
+        hso.extend(o.extra.clone());
+        if !hso.is_empty() {
+            let mut with_name = Map::new();
+            with_name.insert("hookEventName".into(), json!(self.event.display_in(Dialect::Gemini)));
+            with_name.extend(hso);
+            out.insert("hookSpecificOutput".into(), Value::Object(with_name));
+        }
+        Value::Object(out)
+    }
+
+    fn render_claude(&self) -> Value {
+        let o = &self.output;
+        let mut out = Map::new();
+        self.common(&mut out);
+        let name = self.event.display_in(Dialect::Claude);
+        let mut hso = Map::new();
+        match self.event {
+            EventKind::BeforeTool => {
+                let d = match o.decision {
+                    Decision::Block => Some("deny"),
+                    Decision::Ask => Some("ask"),
+                    Decision::Allow => Some("allow"),
+                    Decision::Defer => Some("defer"),
+                    Decision::Undecided => None,
+                };
+                if let Some(d) = d {
+                    hso.insert("permissionDecision".into(), json!(d));
+                    if let Some(r) = &o.reason {
+                        hso.insert("permissionDecisionReason".into(), json!(r));
+                    }
+                }
+                if let Some(i) = &o.tool_input {
+                    hso.insert("updatedInput".into(), Value::Object(i.clone()));
+                }
+            }
+            EventKind::PermissionRequest => {
+                let behavior = match o.decision {
+                    Decision::Block => Some("deny"),
+                    Decision::Allow => Some("allow"),
+                    _ => None,
+                };
+                if let Some(b) = behavior {
+                    let mut d = json!({"behavior": b});
+                    if let Some(r) = &o.reason {
+                        d["message"] = json!(r);
+                    }
+                    if let Some(i) = &o.tool_input {
+                        d["updatedInput"] = Value::Object(i.clone());
+                    }
+                    hso.insert("decision".into(), d);
+                }
+            }
+            _ => {
+                if o.decision.is_block() {
+                    out.insert("decision".into(), json!("block"));
+                    out.insert("reason".into(), json!(self.block_reason()));
+                }
+            }
+        }
+        if let Some(c) = &o.additional_context {
+            hso.insert("additionalContext".into(), json!(c));
+        }
+        if !hso.is_empty() {
+            let mut with_name = Map::new();
+            with_name.insert("hookEventName".into(), json!(name));
+            with_name.extend(hso);
+            out.insert("hookSpecificOutput".into(), Value::Object(with_name));
+        }
+        Value::Object(out)
+    }
+
+    fn render_jcli(&self) -> Value {
+        let o = &self.output;
+        let mut out = Map::new();
+        if o.decision.is_block() || o.stop {
+            let action = if self.event == EventKind::BeforeTool && !o.stop {
+                "skip"
+            } else {
+                "stop"
+            };
+            out.insert("action".into(), json!(action));
+            if let Some(r) = o.retry_feedback.as_ref().or(o.reason.as_ref()) {
+                out.insert("retry_feedback".into(), json!(r));
+            }
+        }
+        if let Some(m) = &o.system_message {
+            out.insert("system_message".into(), json!(m));
+        }
+        if let Some(c) = &o.additional_context {
+            out.insert("additional_context".into(), json!(c));
+        }
+        if let Some(i) = &o.tool_input {
+            out.insert("tool_arguments".into(), json!(Value::Object(i.clone()).to_string()));
+        }
+        if let Some(p) = &o.prompt {
+            out.insert("user_input".into(), json!(p));
+        }
+        if let Some(r) = &o.tool_result {
+            out.insert("tool_result".into(), r.clone());
+        }
+        if !o.inject_messages.is_empty() {
+            out.insert("inject_messages".into(), Value::Array(o.inject_messages.clone()));
+        }
+        Value::Object(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(event: EventKind, output: HookOutput) -> Outcome {
+        Outcome {
+            event,
+            output,
+            warnings: vec![],
+            records: vec![],
+        }
+    }
+
+    #[test]
+    fn block_renders_per_dialect() {
+        let o = outcome(
+            EventKind::BeforeTool,
+            HookOutput {
+                decision: Decision::Block,
+                reason: Some("no writes".into()),
+                ..HookOutput::default()
+            },
+        );
+        assert_eq!(
+            o.render(Dialect::Gemini),
+            json!({"decision": "block", "reason": "no writes"})
+        );
+        assert_eq!(
+            o.render(Dialect::Claude),
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                "permissionDecision": "deny", "permissionDecisionReason": "no writes"}})
+        );
+        assert_eq!(
+            o.render(Dialect::Jcli),
+            json!({"action": "skip", "retry_feedback": "no writes"})
+        );
+    }
+
+    #[test]
+    fn empty_outcome_renders_empty_object() {
+        let o = Outcome::empty(EventKind::AfterTool);
+        for d in Dialect::ALL {
+            assert_eq!(o.render(d), json!({}));
+        }
+    }
+}

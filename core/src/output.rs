@@ -1,0 +1,299 @@
+//! What one hook answered, read from whichever dialect it wrote.
+//!
+//! gemini-cli, Claude Code and jcli spell the same intents differently
+//! (`decision: "block"`, `permissionDecision: "deny"`, `action: "skip"`).
+//! [`HookOutput::from_json`] reads all of them into one shape, so a hook
+//! written for one agent keeps working when another drives it.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// A hook's verdict on the action at hand.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    /// No opinion (the default).
+    #[default]
+    Undecided,
+    /// Let the agent decide as it would without hooks (Claude's `defer`).
+    Defer,
+    /// Allow explicitly.
+    Allow,
+    /// Ask the user.
+    Ask,
+    /// Block or deny.
+    Block,
+}
+
+impl Decision {
+    /// Reads gemini, Claude and jcli spellings.
+    pub fn parse(s: &str) -> Option<Decision> {
+        Some(match s.to_ascii_lowercase().as_str() {
+            "allow" | "approve" | "approved" | "continue" => Decision::Allow,
+            "ask" => Decision::Ask,
+            "block" | "deny" | "denied" | "skip" | "deny_tool" => Decision::Block,
+            "defer" => Decision::Defer,
+            _ => return None,
+        })
+    }
+
+    /// Whether this decision stops the action.
+    pub fn is_block(self) -> bool {
+        self == Decision::Block
+    }
+}
+
+/// A tool call a hook asks the agent to run next (gemini's AfterTool tail call).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TailToolCall {
+    /// The tool to run.
+    pub name: String,
+    /// Its arguments.
+    pub args: Map<String, Value>,
+}
+
+/// One hook's answer, normalised.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct HookOutput {
+    /// Verdict.
+    pub decision: Decision,
+    /// Why (block reason, or the explanation of an allow).
+    pub reason: Option<String>,
+    /// `continue: false` stops the agent.
+    pub stop: bool,
+    /// Why the agent stops.
+    pub stop_reason: Option<String>,
+    /// A message for the user.
+    pub system_message: Option<String>,
+    /// Hide the hook's output from the transcript.
+    pub suppress_output: bool,
+    /// Text added to what the model sees.
+    pub additional_context: Option<String>,
+    /// Replacement (overlay) for the tool's input.
+    pub tool_input: Option<Map<String, Value>>,
+    /// Replacement for the tool's result (picoclaw `respond`, jcli `tool_result`).
+    pub tool_result: Option<Value>,
+    /// Edits to the model request (hook `llm_request` shape).
+    pub llm_request: Option<Value>,
+    /// A model response (synthetic for BeforeModel, replacement for AfterModel).
+    pub llm_response: Option<Value>,
+    /// Tool-selection config (`mode`, `allowedFunctionNames`).
+    pub tool_config: Option<Value>,
+    /// Start the next turn from an empty history (AfterAgent).
+    pub clear_context: bool,
+    /// Run this tool next; its result replaces the original's.
+    pub tail_tool_call: Option<TailToolCall>,
+    /// Replacement for the user's prompt (jcli `user_input`).
+    pub prompt: Option<String>,
+    /// jcli `retry_feedback`: a block whose reason is fed back to the model.
+    pub retry_feedback: Option<String>,
+    /// jcli `inject_messages`: messages appended to the conversation.
+    pub inject_messages: Vec<Value>,
+    /// Anything else the hook wrote in `hookSpecificOutput`, kept verbatim.
+    pub extra: Map<String, Value>,
+}
+
+fn string_of(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::String(_) | Value::Null => None,
+        other => Some(other.to_string()),
+    }
+}
+
+fn bool_of(v: Option<&Value>) -> bool {
+    matches!(v, Some(Value::Bool(true)))
+}
+
+/// An object given either as a JSON object or as a string holding one (jcli
+/// passes `tool_arguments` as a JSON string).
+fn object_of(v: Option<&Value>) -> Option<Map<String, Value>> {
+    match v? {
+        Value::Object(m) => Some(m.clone()),
+        Value::String(s) => match serde_json::from_str(s) {
+            Ok(Value::Object(m)) => Some(m),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+impl HookOutput {
+    /// Reads a hook's JSON object in any dialect. Unknown fields are kept in
+    /// [`HookOutput::extra`]; nothing is rejected, since a hook that says more
+    /// than we understand must still be obeyed in what we do understand.
+    pub fn from_json(obj: &Map<String, Value>) -> HookOutput {
+        let empty = Map::new();
+        let hso = obj
+            .get("hookSpecificOutput")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
+        let get = |k: &str| hso.get(k).or_else(|| obj.get(k));
+
+        let mut out = HookOutput {
+            reason: string_of(obj.get("reason")),
+            stop: matches!(obj.get("continue"), Some(Value::Bool(false))),
+            stop_reason: string_of(obj.get("stopReason")),
+            system_message: string_of(obj.get("systemMessage").or_else(|| obj.get("system_message"))),
+            suppress_output: bool_of(obj.get("suppressOutput")),
+            additional_context: string_of(get("additionalContext").or_else(|| get("additional_context"))),
+            tool_input: object_of(
+                get("tool_input")
+                    .or_else(|| get("updatedInput"))
+                    .or_else(|| get("tool_arguments")),
+            ),
+            tool_result: get("tool_result").cloned(),
+            llm_request: get("llm_request").cloned(),
+            llm_response: get("llm_response").cloned(),
+            tool_config: get("toolConfig").cloned(),
+            clear_context: bool_of(get("clearContext")),
+            prompt: string_of(obj.get("user_input")),
+            retry_feedback: string_of(obj.get("retry_feedback")),
+            ..HookOutput::default()
+        };
+
+        // Verdict: Claude's hook-specific permission decision is the most
+        // specific, then the top-level decision, then jcli/picoclaw actions.
+        let decision = hso
+            .get("permissionDecision")
+            .and_then(Value::as_str)
+            .and_then(Decision::parse)
+            .or_else(|| obj.get("decision").and_then(Value::as_str).and_then(Decision::parse))
+            .or_else(|| {
+                hso.get("decision")
+                    .and_then(|d| d.get("behavior"))
+                    .and_then(Value::as_str)
+                    .and_then(Decision::parse)
+            })
+            .or_else(|| {
+                obj.get("approved")
+                    .and_then(Value::as_bool)
+                    .map(|a| if a { Decision::Allow } else { Decision::Block })
+            });
+        if let Some(d) = decision {
+            out.decision = d;
+        }
+        if out.reason.is_none() {
+            out.reason = string_of(hso.get("permissionDecisionReason"))
+                .or_else(|| hso.get("decision").and_then(|d| string_of(d.get("message"))));
+        }
+
+        match obj.get("action").and_then(Value::as_str) {
+            // jcli: stop aborts the step; with retry_feedback the feedback is
+            // what the model hears. skip refuses one tool call.
+            Some("stop") | Some("skip") | Some("deny_tool") | Some("abort_turn") => {
+                out.decision = Decision::Block;
+                if out.reason.is_none() {
+                    out.reason = out.retry_feedback.clone();
+                }
+            }
+            Some("hard_abort") => {
+                out.decision = Decision::Block;
+                out.stop = true;
+            }
+            Some("respond") => {
+                if let Some(r) = obj.get("result") {
+                    out.tool_result = Some(r.clone());
+                }
+            }
+            Some("modify") => {
+                if let Some(call) = obj.get("call") {
+                    out.tool_input = object_of(call.get("arguments"));
+                }
+                if let Some(req) = obj.get("request") {
+                    out.llm_request = Some(req.clone());
+                }
+            }
+            _ => {}
+        }
+        if out.retry_feedback.is_some() && out.reason.is_none() {
+            out.reason = out.retry_feedback.clone();
+        }
+
+        if let Some(tail) = get("tailToolCallRequest").and_then(Value::as_object)
+            && let Some(name) = tail.get("name").and_then(Value::as_str)
+        {
+            out.tail_tool_call = Some(TailToolCall {
+                name: name.to_string(),
+                args: object_of(tail.get("args")).unwrap_or_default(),
+            });
+        }
+        if let Some(Value::Array(msgs)) = obj.get("inject_messages") {
+            out.inject_messages = msgs.clone();
+        }
+
+        const KNOWN: &[&str] = &[
+            "hookEventName",
+            "additionalContext",
+            "tool_input",
+            "updatedInput",
+            "llm_request",
+            "llm_response",
+            "toolConfig",
+            "clearContext",
+            "tailToolCallRequest",
+            "permissionDecision",
+            "permissionDecisionReason",
+            "decision",
+        ];
+        for (k, v) in hso {
+            if !KNOWN.contains(&k.as_str()) {
+                out.extra.insert(k.clone(), v.clone());
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(v: Value) -> HookOutput {
+        HookOutput::from_json(v.as_object().unwrap())
+    }
+
+    #[test]
+    fn gemini_block() {
+        let o = read(json!({"decision": "block", "reason": "no"}));
+        assert_eq!(o.decision, Decision::Block);
+        assert_eq!(o.reason.as_deref(), Some("no"));
+    }
+
+    #[test]
+    fn claude_permission_decision_wins_over_top_level() {
+        let o = read(json!({"decision": "approve", "hookSpecificOutput": {
+            "hookEventName": "PreToolUse", "permissionDecision": "deny",
+            "permissionDecisionReason": "rm is not allowed"}}));
+        assert_eq!(o.decision, Decision::Block);
+        assert_eq!(o.reason.as_deref(), Some("rm is not allowed"));
+    }
+
+    #[test]
+    fn jcli_stop_with_feedback_blocks_with_feedback() {
+        let o = read(json!({"action": "stop", "retry_feedback": "mention the tests"}));
+        assert_eq!(o.decision, Decision::Block);
+        assert_eq!(o.reason.as_deref(), Some("mention the tests"));
+    }
+
+    #[test]
+    fn jcli_tool_arguments_as_string() {
+        let o = read(json!({"tool_arguments": "{\"path\": \"a\"}"}));
+        assert_eq!(o.tool_input.unwrap()["path"], "a");
+    }
+
+    #[test]
+    fn continue_false_stops() {
+        let o = read(json!({"continue": false, "stopReason": "enough"}));
+        assert!(o.stop);
+        assert_eq!(o.stop_reason.as_deref(), Some("enough"));
+        assert_eq!(o.decision, Decision::Undecided);
+    }
+
+    #[test]
+    fn unknown_hook_specific_fields_are_kept() {
+        let o = read(json!({"hookSpecificOutput": {"hookEventName": "X", "custom": 1}}));
+        assert_eq!(o.extra["custom"], 1);
+    }
+}

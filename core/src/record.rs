@@ -1,0 +1,232 @@
+//! What one run of one hook left behind, and how its exit status and output
+//! are read (the contract's "How one hook's result is read").
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::hook::{FailPolicy, HookDef};
+use crate::output::{Decision, HookOutput};
+
+/// How a hook process ended, as the runner observed it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Exit {
+    /// Exit code, when it exited normally.
+    pub code: Option<i32>,
+    /// Signal number, when a signal ended it.
+    pub signal: Option<i32>,
+    /// The runner killed it after its timeout.
+    pub timed_out: bool,
+    /// It could not be started at all (the OS error).
+    pub spawn_error: Option<String>,
+}
+
+/// The raw material of one run: exit and captured output.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Captured {
+    /// How it ended.
+    pub exit: Exit,
+    /// stdout, lossily decoded, capped.
+    pub stdout: String,
+    /// stderr, lossily decoded, capped.
+    pub stderr: String,
+    /// stdout was longer than the cap; the rest was discarded.
+    pub stdout_truncated: bool,
+    /// stderr was longer than the cap; the rest was discarded.
+    pub stderr_truncated: bool,
+    /// Wall-clock time of the run.
+    pub duration: Duration,
+}
+
+/// One hook's run, interpreted.
+#[derive(Debug, Clone, Serialize)]
+pub struct HookRecord {
+    /// The hook that ran.
+    pub hook: Arc<HookDef>,
+    /// What the process did.
+    pub captured: Captured,
+    /// What it answered (default when it failed open).
+    pub output: HookOutput,
+    /// Why the run counts as failed (shown as a warning naming the hook).
+    pub failure: Option<String>,
+}
+
+fn parse_object(text: &str) -> Option<serde_json::Map<String, Value>> {
+    match serde_json::from_str::<Value>(text.trim()) {
+        Ok(Value::Object(m)) => Some(m),
+        _ => None,
+    }
+}
+
+impl HookRecord {
+    /// Reads a finished run. Exit 0: a JSON object on stdout is the answer,
+    /// other text is a message for the user. Exit 2: a block, always, with
+    /// the reason from JSON (stdout, then stderr) or else stderr's text. Any
+    /// other ending is a failure that blocks only under a fail-closed policy.
+    pub fn interpret(hook: Arc<HookDef>, captured: Captured) -> HookRecord {
+        let exit = &captured.exit;
+        let label = hook.label().to_string();
+        let (mut output, failure) = if let Some(err) = &exit.spawn_error {
+            (HookOutput::default(), Some(format!("could not start: {err}")))
+        } else if exit.timed_out {
+            let secs = hook.timeout.as_secs_f64();
+            (
+                HookOutput::default(),
+                Some(format!("timed out after {secs}s and was killed")),
+            )
+        } else if let Some(sig) = exit.signal {
+            (HookOutput::default(), Some(format!("killed by signal {sig}")))
+        } else {
+            match exit.code {
+                Some(0) => (read_success(&captured.stdout), None),
+                Some(2) => (read_block(&captured, &label), None),
+                Some(code) => {
+                    let detail = first_line(&captured.stderr)
+                        .or_else(|| first_line(&captured.stdout))
+                        .map(|l| format!(": {l}"))
+                        .unwrap_or_default();
+                    (HookOutput::default(), Some(format!("exited with code {code}{detail}")))
+                }
+                None => (HookOutput::default(), Some("ended without an exit status".into())),
+            }
+        };
+        if let Some(f) = &failure
+            && hook.fail == FailPolicy::Closed
+        {
+            output.decision = Decision::Block;
+            output.reason = Some(format!("hook {label} failed ({f}) and its policy is fail-closed"));
+        }
+        HookRecord {
+            hook,
+            captured,
+            output,
+            failure,
+        }
+    }
+
+    /// The warning a person sees for a failed run.
+    pub fn warning(&self) -> Option<String> {
+        self.failure.as_ref().map(|f| format!("hook {} {f}", self.hook.label()))
+    }
+}
+
+fn first_line(s: &str) -> Option<String> {
+    let trimmed = s.trim();
+    if trimmed.is_empty() {
+        return None;
+    }
+    let line = trimmed.lines().next().unwrap_or(trimmed);
+    let mut line: String = line.chars().take(300).collect();
+    if trimmed.len() > line.len() {
+        line.push('…');
+    }
+    Some(line)
+}
+
+fn read_success(stdout: &str) -> HookOutput {
+    let text = stdout.trim();
+    if text.is_empty() {
+        return HookOutput::default();
+    }
+    match parse_object(text) {
+        Some(obj) => HookOutput::from_json(&obj),
+        None => HookOutput {
+            system_message: Some(text.to_string()),
+            ..HookOutput::default()
+        },
+    }
+}
+
+fn read_block(c: &Captured, label: &str) -> HookOutput {
+    let mut out = parse_object(&c.stdout)
+        .or_else(|| parse_object(&c.stderr))
+        .map(|o| HookOutput::from_json(&o))
+        .unwrap_or_default();
+    out.decision = Decision::Block;
+    if out.reason.is_none() {
+        let stderr = c.stderr.trim();
+        out.reason = Some(if stderr.is_empty() {
+            format!("blocked by hook {label} (exit code 2)")
+        } else {
+            stderr.to_string()
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::{Dialect, EventKind};
+    use crate::hook::{HookAction, MatcherSpec, Provenance, SourceKind};
+
+    fn hook(fail: FailPolicy) -> Arc<HookDef> {
+        Arc::new(HookDef {
+            identity: "h".into(),
+            name: Some("h".into()),
+            event: EventKind::BeforeTool,
+            dialect: Dialect::Gemini,
+            matcher: MatcherSpec::Any,
+            model_prefix: None,
+            action: HookAction::Command { command: "true".into() },
+            timeout: Duration::from_secs(1),
+            sequential: false,
+            fail,
+            retry: 0,
+            source: SourceKind::Cli,
+            provenance: Provenance::default(),
+        })
+    }
+
+    fn run(code: i32, stdout: &str, stderr: &str) -> HookRecord {
+        let c = Captured {
+            exit: Exit {
+                code: Some(code),
+                ..Exit::default()
+            },
+            stdout: stdout.into(),
+            stderr: stderr.into(),
+            ..Captured::default()
+        };
+        HookRecord::interpret(hook(FailPolicy::Open), c)
+    }
+
+    #[test]
+    fn exit_2_with_empty_stdout_blocks_with_stderr() {
+        let r = run(2, "", "not on main\n");
+        assert_eq!(r.output.decision, Decision::Block);
+        assert_eq!(r.output.reason.as_deref(), Some("not on main"));
+        assert!(r.failure.is_none());
+    }
+
+    #[test]
+    fn exit_2_reason_from_json_on_stderr() {
+        let r = run(2, "", r#"{"reason": "json reason"}"#);
+        assert_eq!(r.output.reason.as_deref(), Some("json reason"));
+    }
+
+    #[test]
+    fn exit_0_text_is_a_message() {
+        let r = run(0, "hello\n", "");
+        assert_eq!(r.output.system_message.as_deref(), Some("hello"));
+        assert_eq!(r.output.decision, Decision::Undecided);
+    }
+
+    #[test]
+    fn other_exit_fails_open_unless_closed() {
+        let r = run(1, "", "boom");
+        assert_eq!(r.output.decision, Decision::Undecided);
+        assert_eq!(r.warning().unwrap(), "hook h exited with code 1: boom");
+        let c = Captured {
+            exit: Exit {
+                code: Some(1),
+                ..Exit::default()
+            },
+            ..Captured::default()
+        };
+        let r = HookRecord::interpret(hook(FailPolicy::Closed), c);
+        assert_eq!(r.output.decision, Decision::Block);
+    }
+}

@@ -1,0 +1,3 @@
+#!/bin/sh
+cat >/dev/null
+echo '{"systemMessage": "AfterTool: file written", "hookSpecificOutput": {"hookEventName": "AfterTool", "additionalContext": "Remember to update CHANGELOG.md too."}}'

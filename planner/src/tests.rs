@@ -1,0 +1,174 @@
+use std::time::Duration;
+
+use hookshot_core::{Dialect, FailPolicy, HookAction, Provenance, SourceKind};
+use proptest::prelude::*;
+
+use super::*;
+
+fn hook(i: usize, event: EventKind, matcher: MatcherSpec, identity: &str, sequential: bool) -> Arc<HookDef> {
+    Arc::new(HookDef {
+        identity: identity.to_string(),
+        name: None,
+        event,
+        dialect: Dialect::Gemini,
+        matcher,
+        model_prefix: None,
+        action: HookAction::Command {
+            command: format!("hook{i}"),
+        },
+        timeout: Duration::from_secs(1),
+        sequential,
+        fail: FailPolicy::Open,
+        retry: 0,
+        source: SourceKind::Cli,
+        provenance: Provenance::default(),
+    })
+}
+
+fn labels(hooks: &[Arc<HookDef>]) -> Vec<String> {
+    hooks.iter().map(|h| h.label().to_string()).collect()
+}
+
+#[test]
+fn gemini_regex_is_unanchored_and_claude_lists_exact() {
+    let hooks = vec![
+        hook(0, EventKind::BeforeTool, MatcherSpec::Regex("write".into()), "a", false),
+        hook(
+            1,
+            EventKind::BeforeTool,
+            MatcherSpec::Exact(vec!["Edit".into(), "Write".into()]),
+            "b",
+            false,
+        ),
+        hook(
+            2,
+            EventKind::BeforeTool,
+            MatcherSpec::FullRegex("mcp__.*".into()),
+            "c",
+            false,
+        ),
+        hook(3, EventKind::BeforeTool, MatcherSpec::Any, "d", true),
+        hook(4, EventKind::AfterTool, MatcherSpec::Any, "e", false),
+    ];
+    let p = Planner::new(&hooks).unwrap();
+    let plan = |n: &str| {
+        labels(
+            &p.plan(
+                EventKind::BeforeTool,
+                Target {
+                    name: Some(n),
+                    model: None,
+                },
+            )
+            .hooks,
+        )
+    };
+    assert_eq!(plan("write_file"), ["hook0", "hook3"]);
+    assert_eq!(plan("Write"), ["hook1", "hook3"]);
+    assert_eq!(plan("xmcp__a"), ["hook3"]);
+    assert_eq!(plan("mcp__srv__tool"), ["hook2", "hook3"]);
+    assert_eq!(
+        p.plan(
+            EventKind::BeforeTool,
+            Target {
+                name: Some("Write"),
+                model: None
+            }
+        )
+        .mode,
+        Mode::Sequential
+    );
+    assert_eq!(p.plan(EventKind::AfterTool, Target::default()).mode, Mode::Parallel);
+    assert!(p.plan(EventKind::BeforeModel, Target::default()).hooks.is_empty());
+}
+
+#[test]
+fn events_without_matchers_ignore_them() {
+    let hooks = vec![hook(
+        0,
+        EventKind::BeforeAgent,
+        MatcherSpec::Exact(vec!["nope".into()]),
+        "a",
+        false,
+    )];
+    let p = Planner::new(&hooks).unwrap();
+    assert_eq!(p.plan(EventKind::BeforeAgent, Target::default()).hooks.len(), 1);
+}
+
+#[test]
+fn same_identity_runs_once_at_highest_precedence() {
+    let hooks = vec![
+        hook(0, EventKind::BeforeTool, MatcherSpec::Any, "same", false),
+        hook(1, EventKind::BeforeTool, MatcherSpec::Any, "other", false),
+        hook(2, EventKind::BeforeTool, MatcherSpec::Any, "same", false),
+    ];
+    let p = Planner::new(&hooks).unwrap();
+    assert_eq!(
+        labels(&p.plan(EventKind::BeforeTool, Target::default()).hooks),
+        ["hook1", "hook2"]
+    );
+}
+
+#[test]
+fn model_prefix_filters() {
+    let mut h = (*hook(0, EventKind::BeforeModel, MatcherSpec::Any, "a", false)).clone();
+    h.model_prefix = Some("gpt-4".into());
+    let p = Planner::new(&[Arc::new(h)]).unwrap();
+    assert_eq!(
+        p.plan(
+            EventKind::BeforeModel,
+            Target {
+                name: None,
+                model: Some("gpt-4o")
+            }
+        )
+        .hooks
+        .len(),
+        1
+    );
+    assert_eq!(
+        p.plan(
+            EventKind::BeforeModel,
+            Target {
+                name: None,
+                model: Some("claude")
+            }
+        )
+        .hooks
+        .len(),
+        0
+    );
+    assert_eq!(p.plan(EventKind::BeforeModel, Target::default()).hooks.len(), 0);
+}
+
+fn matcher() -> impl Strategy<Value = MatcherSpec> {
+    let name = prop::sample::select(vec!["read_file", "write_file", "Bash", "Write", "mcp__s1__t", "ls"]);
+    prop_oneof![
+        Just(MatcherSpec::Any),
+        prop::collection::vec(name.clone(), 1..3)
+            .prop_map(|v| MatcherSpec::Exact(v.into_iter().map(String::from).collect())),
+        prop::sample::select(vec!["file", "^read", "e$", "mcp__s\\d+__.*", "B|W", "x"])
+            .prop_map(|p| MatcherSpec::Regex(p.into())),
+        prop::sample::select(vec!["read_.*", "Write|Bash", "mcp__.*", "l."])
+            .prop_map(|p| MatcherSpec::FullRegex(p.into())),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn compiled_equals_naive(
+        defs in prop::collection::vec(
+            (prop::sample::select(vec![EventKind::BeforeTool, EventKind::AfterTool, EventKind::BeforeAgent]),
+             matcher(), 0usize..6, any::<bool>()), 0..40),
+        target in prop::sample::select(vec!["read_file", "write_file", "Bash", "Write", "mcp__s1__t", "ls", ""]),
+        event in prop::sample::select(vec![EventKind::BeforeTool, EventKind::AfterTool, EventKind::BeforeAgent]),
+    ) {
+        let hooks: Vec<Arc<HookDef>> = defs.into_iter().enumerate()
+            .map(|(i, (e, m, id, seq))| hook(i, e, m, &format!("id{id}"), seq)).collect();
+        let p = Planner::new(&hooks).unwrap();
+        let t = Target { name: Some(target), model: None };
+        let compiled = labels(&p.plan(event, t).hooks);
+        let naive = labels(&naive_plan(&hooks, event, t));
+        prop_assert_eq!(compiled, naive);
+    }
+}

@@ -1,0 +1,806 @@
+//! Reading one settings file in any dialect into hook definitions.
+//!
+//! The file is parsed to a JSON value with a position index first; the
+//! dialect is then detected from its content and the value is walked once,
+//! collecting every problem (not just the first) with its provenance.
+
+use std::path::Path;
+use std::time::Duration;
+
+use hookshot_core::suggest::did_you_mean;
+use hookshot_core::{
+    Dialect, EventKind, FailPolicy, HookAction, HookDef, MatchTarget, MatcherSpec, Provenance, SourceKind,
+};
+use serde_json::{Map, Value};
+
+use crate::error::{Diagnostic, Error};
+use crate::position::{Positions, escape_token};
+
+/// What one settings file contributes.
+#[derive(Debug, Clone, Default)]
+pub struct SettingsFile {
+    /// The dialect detected from its content.
+    pub dialect: Option<Dialect>,
+    /// Hooks in file order.
+    pub hooks: Vec<HookDef>,
+    /// `hooksConfig.enabled` (gemini) or `!disableAllHooks` (Claude), if set.
+    pub enabled: Option<bool>,
+    /// Names or commands listed in `hooksConfig.disabled`.
+    pub disabled: Vec<String>,
+    /// The top-level `builtins` object, if any (interpreted by the facade).
+    pub builtins: Option<Map<String, Value>>,
+    /// Likely mistakes that do not stop loading.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Parses a settings file's text. `path` names it in messages; `source` is
+/// the kind of source it was found in.
+pub fn parse(path: &Path, text: &str, source: SourceKind) -> Result<SettingsFile, Error> {
+    let looks_yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
+    let (value, positions) = if looks_yaml {
+        crate::yaml::parse(path, text)?
+    } else {
+        let value: Value = serde_json::from_str(text).map_err(|e| {
+            Error::Syntax(Diagnostic {
+                at: Provenance {
+                    file: Some(path.to_path_buf()),
+                    line: e.line(),
+                    column: e.column(),
+                    pointer: String::new(),
+                },
+                message: format!("invalid JSON: {}", strip_position(&e.to_string())),
+            })
+        })?;
+        let positions = Positions::of_json(text);
+        (value, positions)
+    };
+    let mut p = Parser {
+        path,
+        positions: &positions,
+        source,
+        errors: Vec::new(),
+        out: SettingsFile::default(),
+    };
+    p.file(&value);
+    if p.errors.is_empty() {
+        Ok(p.out)
+    } else {
+        Err(Error::Invalid(p.errors))
+    }
+}
+
+/// serde_json appends " at line L column C"; the provenance says that already.
+fn strip_position(msg: &str) -> &str {
+    msg.find(" at line ").map_or(msg, |i| &msg[..i])
+}
+
+struct Parser<'a> {
+    path: &'a Path,
+    positions: &'a Positions,
+    source: SourceKind,
+    errors: Vec<Diagnostic>,
+    out: SettingsFile,
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+const GEMINI_ONLY_KEYS: &[&str] = &["hooksConfig"];
+const CLAUDE_ONLY_KEYS: &[&str] = &[
+    "disableAllHooks",
+    "permissions",
+    "enabledPlugins",
+    "statusLine",
+    "apiKeyHelper",
+];
+
+impl Parser<'_> {
+    fn at(&self, pointer: &str, key: bool) -> Provenance {
+        let (line, column) = if key {
+            self.positions.key(pointer)
+        } else {
+            self.positions.value(pointer)
+        };
+        Provenance {
+            file: Some(self.path.to_path_buf()),
+            line,
+            column,
+            pointer: pointer.to_string(),
+        }
+    }
+
+    fn error(&mut self, pointer: &str, message: impl Into<String>) {
+        let at = self.at(pointer, false);
+        self.errors.push(Diagnostic {
+            at,
+            message: message.into(),
+        });
+    }
+
+    fn key_error(&mut self, pointer: &str, message: impl Into<String>) {
+        let at = self.at(pointer, true);
+        self.errors.push(Diagnostic {
+            at,
+            message: message.into(),
+        });
+    }
+
+    fn warn(&mut self, pointer: &str, message: impl Into<String>) {
+        let at = self.at(pointer, false);
+        self.out.warnings.push(Diagnostic {
+            at,
+            message: message.into(),
+        });
+    }
+
+    fn file(&mut self, v: &Value) {
+        let Some(top) = v.as_object() else {
+            self.error("", format!("expected a settings object, found {}", kind_of(v)));
+            return;
+        };
+        if let Some(b) = top.get("builtins") {
+            match b.as_object() {
+                Some(m) => self.out.builtins = Some(m.clone()),
+                None => self.error(
+                    "/builtins",
+                    format!("expected an object of built-in hooks, found {}", kind_of(b)),
+                ),
+            }
+        }
+        match top.get("hooks") {
+            Some(Value::Object(hooks))
+                if hooks.contains_key("processes")
+                    || hooks.contains_key("builtins") && !top.contains_key("hooksConfig") =>
+            {
+                self.out.dialect = Some(Dialect::Picoclaw);
+                self.error(
+                    "/hooks/processes",
+                    "picoclaw process hooks (JSON-RPC over stdio) are not supported by this version of hookshot yet",
+                );
+            }
+            Some(Value::Object(hooks)) => {
+                let dialect = detect_json_dialect(top, hooks);
+                self.out.dialect = Some(dialect);
+                self.json_config(top, hooks, dialect);
+                self.json_hooks(hooks, dialect);
+            }
+            Some(other) => self.error(
+                "/hooks",
+                format!(
+                    "expected an object mapping event names to hook lists, found {}",
+                    kind_of(other)
+                ),
+            ),
+            None if top
+                .keys()
+                .any(|k| EventKind::parse(k).is_some_and(|(_, d)| d == Dialect::Jcli)) =>
+            {
+                self.out.dialect = Some(Dialect::Jcli);
+                self.jcli(top);
+            }
+            None => {
+                if top.contains_key("hooksConfig") || CLAUDE_ONLY_KEYS.iter().any(|k| top.contains_key(*k)) {
+                    let dialect = detect_json_dialect(top, &Map::new());
+                    self.out.dialect = Some(dialect);
+                    self.json_config(top, &Map::new(), dialect);
+                }
+                // Agent settings files hold much more than hooks; only keys
+                // that look like a misspelt hooks key, or events written at
+                // the top level, are worth a word.
+                for k in top.keys() {
+                    let ptr = format!("/{}", escape_token(k));
+                    if EventKind::parse(k).is_some() {
+                        self.key_error(
+                            &ptr,
+                            format!("event \"{k}\" must be inside \"hooks\": {{\"hooks\": {{\"{k}\": [...]}}}}"),
+                        );
+                    } else if !matches!(k.as_str(), "hooks" | "hooksConfig" | "builtins")
+                        && let Some(s) = did_you_mean(k, ["hooks", "hooksConfig", "builtins"])
+                    {
+                        self.key_error(&ptr, format!("unknown key \"{k}\"; did you mean \"{s}\"?"));
+                    }
+                }
+            }
+        }
+    }
+
+    fn json_config(&mut self, top: &Map<String, Value>, hooks: &Map<String, Value>, dialect: Dialect) {
+        // gemini keeps enabled/disabled under hooksConfig; older versions put
+        // them inside hooks itself.
+        for (base, cfg) in [
+            ("/hooksConfig", top.get("hooksConfig")),
+            ("/hooks", Some(&Value::Object(hooks.clone()))),
+        ] {
+            let Some(cfg) = cfg else { continue };
+            let Some(cfg) = cfg.as_object() else {
+                self.error(base, format!("expected an object, found {}", kind_of(cfg)));
+                continue;
+            };
+            match cfg.get("enabled") {
+                Some(Value::Bool(b)) => self.out.enabled = Some(*b),
+                Some(other) => self.error(
+                    &format!("{base}/enabled"),
+                    format!("expected true or false, found {}", kind_of(other)),
+                ),
+                None => {}
+            }
+            match cfg.get("disabled") {
+                Some(Value::Array(items)) => {
+                    for (i, item) in items.iter().enumerate() {
+                        match item.as_str() {
+                            Some(s) => self.out.disabled.push(s.to_string()),
+                            None => self.error(
+                                &format!("{base}/disabled/{i}"),
+                                format!("expected a hook name, found {}", kind_of(item)),
+                            ),
+                        }
+                    }
+                }
+                Some(other) => self.error(
+                    &format!("{base}/disabled"),
+                    format!("expected a list of hook names, found {}", kind_of(other)),
+                ),
+                None => {}
+            }
+        }
+        if dialect == Dialect::Claude {
+            match top.get("disableAllHooks") {
+                Some(Value::Bool(b)) => self.out.enabled = Some(!b),
+                Some(other) => self.error(
+                    "/disableAllHooks",
+                    format!("expected true or false, found {}", kind_of(other)),
+                ),
+                None => {}
+            }
+        }
+    }
+
+    fn json_hooks(&mut self, hooks: &Map<String, Value>, dialect: Dialect) {
+        for (name, defs) in hooks {
+            if matches!(name.as_str(), "enabled" | "disabled" | "notifications") {
+                continue;
+            }
+            let ptr = format!("/hooks/{}", escape_token(name));
+            let Some((event, _)) = EventKind::parse(name) else {
+                let hint = did_you_mean(name, EventKind::all_names())
+                    .map(|s| format!("; did you mean \"{s}\"?"))
+                    .unwrap_or_else(|| format!("; known events: {}", known_events(dialect)));
+                self.key_error(&ptr, format!("unknown event \"{name}\"{hint}"));
+                continue;
+            };
+            let Some(defs) = defs.as_array() else {
+                self.error(
+                    &ptr,
+                    format!("expected a list of matcher groups, found {}", kind_of(defs)),
+                );
+                continue;
+            };
+            for (i, def) in defs.iter().enumerate() {
+                self.definition(&format!("{ptr}/{i}"), def, event, dialect);
+            }
+        }
+    }
+
+    fn definition(&mut self, ptr: &str, def: &Value, event: EventKind, dialect: Dialect) {
+        let Some(def) = def.as_object() else {
+            self.error(
+                ptr,
+                format!(
+                    "expected a matcher group {{\"matcher\": ..., \"hooks\": [...]}}, found {}",
+                    kind_of(def)
+                ),
+            );
+            return;
+        };
+        for k in def.keys() {
+            if !matches!(k.as_str(), "matcher" | "sequential" | "hooks" | "description" | "name") {
+                let hint = did_you_mean(k, ["matcher", "sequential", "hooks"])
+                    .map(|s| format!("; did you mean \"{s}\"?"))
+                    .unwrap_or_default();
+                self.key_error(
+                    &format!("{ptr}/{}", escape_token(k)),
+                    format!("unknown key \"{k}\" in a matcher group{hint}"),
+                );
+            }
+        }
+        let matcher = match def.get("matcher") {
+            None => MatcherSpec::Any,
+            Some(Value::String(m)) => {
+                let mp = format!("{ptr}/matcher");
+                if event.match_target() == MatchTarget::None && !m.is_empty() && m != "*" {
+                    self.warn(&mp, format!("{event} ignores matchers; \"{m}\" has no effect"));
+                }
+                match compile_matcher(m, dialect, event) {
+                    Ok(spec) => spec,
+                    Err(e) => {
+                        self.error(&mp, e);
+                        MatcherSpec::Any
+                    }
+                }
+            }
+            Some(other) => {
+                self.error(
+                    &format!("{ptr}/matcher"),
+                    format!("expected a string, found {}", kind_of(other)),
+                );
+                MatcherSpec::Any
+            }
+        };
+        let sequential = match def.get("sequential") {
+            None => false,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                self.error(
+                    &format!("{ptr}/sequential"),
+                    format!("expected true or false, found {}", kind_of(other)),
+                );
+                false
+            }
+        };
+        let Some(hooks) = def.get("hooks") else {
+            self.error(ptr, "missing \"hooks\": a matcher group needs a list of hooks to run");
+            return;
+        };
+        let Some(hooks) = hooks.as_array() else {
+            self.error(
+                &format!("{ptr}/hooks"),
+                format!("expected a list of hooks, found {}", kind_of(hooks)),
+            );
+            return;
+        };
+        for (j, h) in hooks.iter().enumerate() {
+            let hp = format!("{ptr}/hooks/{j}");
+            if let Some(def) = self.hook(&hp, h, event, dialect, matcher.clone(), sequential) {
+                self.out.hooks.push(def);
+            }
+        }
+    }
+
+    fn hook(
+        &mut self,
+        ptr: &str,
+        h: &Value,
+        event: EventKind,
+        dialect: Dialect,
+        matcher: MatcherSpec,
+        sequential: bool,
+    ) -> Option<HookDef> {
+        let Some(h) = h.as_object() else {
+            self.error(
+                ptr,
+                format!(
+                    "expected a hook {{\"type\": \"command\", \"command\": ...}}, found {}",
+                    kind_of(h)
+                ),
+            );
+            return None;
+        };
+        const KEYS: &[&str] = &[
+            "type",
+            "command",
+            "name",
+            "timeout",
+            "description",
+            "enabled",
+            "fail",
+            "retry",
+            "statusMessage",
+            "source",
+        ];
+        for k in h.keys() {
+            if !KEYS.contains(&k.as_str()) {
+                let hint = did_you_mean(k, KEYS.iter().copied())
+                    .map(|s| format!("; did you mean \"{s}\"?"))
+                    .unwrap_or_default();
+                self.key_error(
+                    &format!("{ptr}/{}", escape_token(k)),
+                    format!("unknown key \"{k}\" in a hook{hint}"),
+                );
+            }
+        }
+        match h.get("type") {
+            Some(Value::String(t)) if t == "command" => {}
+            Some(Value::String(t)) => {
+                self.error(
+                    &format!("{ptr}/type"),
+                    format!("hook type \"{t}\" is not supported; use \"command\""),
+                );
+                return None;
+            }
+            Some(other) => {
+                self.error(
+                    &format!("{ptr}/type"),
+                    format!("expected \"command\", found {}", kind_of(other)),
+                );
+                return None;
+            }
+            None => {
+                self.error(ptr, "missing \"type\": add \"type\": \"command\"");
+                return None;
+            }
+        }
+        let command = match h.get("command") {
+            Some(Value::String(c)) if !c.trim().is_empty() => c.clone(),
+            Some(Value::String(_)) => {
+                self.error(&format!("{ptr}/command"), "the command is empty");
+                return None;
+            }
+            Some(other) => {
+                self.error(
+                    &format!("{ptr}/command"),
+                    format!("expected a command line string, found {}", kind_of(other)),
+                );
+                return None;
+            }
+            None => {
+                self.error(ptr, "missing \"command\": a command hook needs the command line to run");
+                return None;
+            }
+        };
+        let name = self.opt_string(h, ptr, "name");
+        let (unit_ms, default) = match dialect {
+            Dialect::Claude => (1000.0, Duration::from_secs(600)),
+            _ => (1.0, Duration::from_secs(60)),
+        };
+        let timeout = match h.get("timeout") {
+            None => default,
+            Some(Value::Number(n)) if n.as_f64().is_some_and(|t| t > 0.0) => {
+                let t = n.as_f64().unwrap_or(0.0);
+                if dialect == Dialect::Gemini && t < 100.0 {
+                    self.warn(
+                        &format!("{ptr}/timeout"),
+                        format!(
+                            "timeout {t} is in milliseconds in gemini settings; did you mean {}?",
+                            t * 1000.0
+                        ),
+                    );
+                }
+                Duration::from_secs_f64(t * unit_ms / 1000.0)
+            }
+            Some(other) => {
+                let unit = if dialect == Dialect::Claude {
+                    "seconds"
+                } else {
+                    "milliseconds"
+                };
+                self.error(
+                    &format!("{ptr}/timeout"),
+                    format!("expected a positive number of {unit}, found {}", describe(other)),
+                );
+                default
+            }
+        };
+        let enabled = match h.get("enabled") {
+            None => true,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                self.error(
+                    &format!("{ptr}/enabled"),
+                    format!("expected true or false, found {}", kind_of(other)),
+                );
+                true
+            }
+        };
+        let fail = self.fail_policy(h, ptr);
+        let retry = self.retry(h, ptr);
+        if !enabled {
+            return None;
+        }
+        let identity = name.clone().unwrap_or_else(|| command.clone());
+        Some(HookDef {
+            identity,
+            name,
+            event,
+            dialect,
+            matcher,
+            model_prefix: None,
+            action: HookAction::Command { command },
+            timeout,
+            sequential,
+            fail,
+            retry,
+            source: self.source,
+            provenance: self.at(ptr, false),
+        })
+    }
+
+    fn opt_string(&mut self, h: &Map<String, Value>, ptr: &str, key: &str) -> Option<String> {
+        match h.get(key) {
+            None => None,
+            Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+            Some(Value::String(_)) => None,
+            Some(other) => {
+                self.error(
+                    &format!("{ptr}/{key}"),
+                    format!("expected a string, found {}", kind_of(other)),
+                );
+                None
+            }
+        }
+    }
+
+    fn fail_policy(&mut self, h: &Map<String, Value>, ptr: &str) -> FailPolicy {
+        match h.get("fail").or_else(|| h.get("on_error")).and_then(Value::as_str) {
+            None | Some("open") | Some("skip") => FailPolicy::Open,
+            Some("closed") | Some("abort") => FailPolicy::Closed,
+            Some(other) => {
+                let key = if h.contains_key("fail") { "fail" } else { "on_error" };
+                self.error(
+                    &format!("{ptr}/{key}"),
+                    format!("unknown failure policy \"{other}\"; use \"open\"/\"skip\" or \"closed\"/\"abort\""),
+                );
+                FailPolicy::Open
+            }
+        }
+    }
+
+    fn retry(&mut self, h: &Map<String, Value>, ptr: &str) -> u32 {
+        match h.get("retry") {
+            None => 0,
+            Some(Value::Number(n)) if n.as_u64().is_some_and(|r| r <= 10) => n.as_u64().unwrap_or(0) as u32,
+            Some(other) => {
+                self.error(
+                    &format!("{ptr}/retry"),
+                    format!("expected a whole number from 0 to 10, found {}", describe(other)),
+                );
+                0
+            }
+        }
+    }
+
+    /// jcli `hooks.yaml`: event -> list of hooks with `type`, `command`,
+    /// `prompt`, `timeout` (seconds), `on_error`, `retry`, `filter`.
+    fn jcli(&mut self, top: &Map<String, Value>) {
+        for (name, list) in top {
+            if name == "builtins" {
+                continue;
+            }
+            let ptr = format!("/{}", escape_token(name));
+            let Some((event, _)) = EventKind::parse(name) else {
+                let hint = did_you_mean(name, EventKind::all_names())
+                    .map(|s| format!("; did you mean \"{s}\"?"))
+                    .unwrap_or_else(|| format!("; known events: {}", known_events(Dialect::Jcli)));
+                self.key_error(&ptr, format!("unknown event \"{name}\"{hint}"));
+                continue;
+            };
+            let Some(list) = list.as_array() else {
+                self.error(&ptr, format!("expected a list of hooks, found {}", kind_of(list)));
+                continue;
+            };
+            for (i, h) in list.iter().enumerate() {
+                let hp = format!("{ptr}/{i}");
+                if let Some(def) = self.jcli_hook(&hp, h, event) {
+                    self.out.hooks.push(def);
+                }
+            }
+        }
+    }
+
+    fn jcli_hook(&mut self, ptr: &str, h: &Value, event: EventKind) -> Option<HookDef> {
+        let Some(h) = h.as_object() else {
+            self.error(ptr, format!("expected a hook with a \"command\", found {}", kind_of(h)));
+            return None;
+        };
+        const KEYS: &[&str] = &[
+            "type", "command", "prompt", "model", "timeout", "on_error", "retry", "filter", "name", "enabled",
+        ];
+        for k in h.keys() {
+            if !KEYS.contains(&k.as_str()) {
+                let hint = did_you_mean(k, KEYS.iter().copied())
+                    .map(|s| format!("; did you mean \"{s}\"?"))
+                    .unwrap_or_default();
+                self.key_error(
+                    &format!("{ptr}/{}", escape_token(k)),
+                    format!("unknown key \"{k}\" in a jcli hook{hint}"),
+                );
+            }
+        }
+        let kind = h.get("type").and_then(Value::as_str).unwrap_or("bash");
+        match kind {
+            "bash" => {}
+            "llm" => {
+                self.error(
+                    &format!("{ptr}/type"),
+                    "llm hooks need a model client; this version of hookshot runs bash hooks only",
+                );
+                return None;
+            }
+            other => {
+                self.error(
+                    &format!("{ptr}/type"),
+                    format!("unknown hook type \"{other}\"; use \"bash\" or \"llm\""),
+                );
+                return None;
+            }
+        }
+        let command = match h.get("command") {
+            Some(Value::String(c)) if !c.trim().is_empty() => c.clone(),
+            Some(other) if !other.is_string() => {
+                self.error(
+                    &format!("{ptr}/command"),
+                    format!("expected a command line string, found {}", kind_of(other)),
+                );
+                return None;
+            }
+            _ => {
+                self.error(ptr, "missing \"command\": a bash hook needs the command line to run");
+                return None;
+            }
+        };
+        let timeout = match h.get("timeout") {
+            None => Duration::from_secs(10),
+            Some(Value::Number(n)) if n.as_f64().is_some_and(|t| t > 0.0) => {
+                Duration::from_secs_f64(n.as_f64().unwrap_or(10.0))
+            }
+            Some(other) => {
+                self.error(
+                    &format!("{ptr}/timeout"),
+                    format!("expected a positive number of seconds, found {}", describe(other)),
+                );
+                Duration::from_secs(10)
+            }
+        };
+        let fail = self.fail_policy(h, ptr);
+        let retry = self.retry(h, ptr);
+        let name = self.opt_string(h, ptr, "name");
+        let mut matcher = MatcherSpec::Any;
+        let mut model_prefix = None;
+        if let Some(f) = h.get("filter") {
+            let fp = format!("{ptr}/filter");
+            match f.as_object() {
+                Some(f) => {
+                    for k in f.keys() {
+                        if !matches!(k.as_str(), "tool_name" | "tool_matcher" | "model_prefix") {
+                            self.key_error(
+                                &format!("{fp}/{}", escape_token(k)),
+                                format!("unknown filter \"{k}\"; filters are tool_name, tool_matcher and model_prefix"),
+                            );
+                        }
+                    }
+                    // tool_name takes precedence over tool_matcher, as in jcli.
+                    if let Some(n) = f.get("tool_name") {
+                        match n.as_str() {
+                            Some(n) => matcher = MatcherSpec::Exact(vec![n.to_string()]),
+                            None => self.error(
+                                &format!("{fp}/tool_name"),
+                                format!("expected a tool name, found {}", kind_of(n)),
+                            ),
+                        }
+                    } else if let Some(m) = f.get("tool_matcher") {
+                        match m.as_str() {
+                            Some(m) => match compile_matcher(m, Dialect::Claude, event) {
+                                Ok(spec) => matcher = spec,
+                                Err(e) => self.error(&format!("{fp}/tool_matcher"), e),
+                            },
+                            None => self.error(
+                                &format!("{fp}/tool_matcher"),
+                                format!("expected a pattern string, found {}", kind_of(m)),
+                            ),
+                        }
+                    }
+                    if let Some(p) = f.get("model_prefix") {
+                        match p.as_str() {
+                            Some(p) => model_prefix = Some(p.to_string()),
+                            None => self.error(
+                                &format!("{fp}/model_prefix"),
+                                format!("expected a string, found {}", kind_of(p)),
+                            ),
+                        }
+                    }
+                }
+                None => self.error(
+                    &fp,
+                    format!(
+                        "expected an object with tool_name, tool_matcher or model_prefix, found {}",
+                        kind_of(f)
+                    ),
+                ),
+            }
+        }
+        if h.get("enabled") == Some(&Value::Bool(false)) {
+            return None;
+        }
+        Some(HookDef {
+            identity: name.clone().unwrap_or_else(|| command.clone()),
+            name,
+            event,
+            dialect: Dialect::Jcli,
+            matcher,
+            model_prefix,
+            action: HookAction::Command { command },
+            timeout,
+            // jcli chains are ordered: each hook sees the previous one's output.
+            sequential: true,
+            fail,
+            retry,
+            source: self.source,
+            provenance: self.at(ptr, false),
+        })
+    }
+}
+
+fn describe(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("the string \"{s}\""),
+        Value::Number(n) => format!("{n}"),
+        other => kind_of(other).to_string(),
+    }
+}
+
+fn known_events(dialect: Dialect) -> String {
+    EventKind::ALL
+        .iter()
+        .filter_map(|e| e.name_in(dialect))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn detect_json_dialect(top: &Map<String, Value>, hooks: &Map<String, Value>) -> Dialect {
+    if GEMINI_ONLY_KEYS.iter().any(|k| top.contains_key(*k)) {
+        return Dialect::Gemini;
+    }
+    if CLAUDE_ONLY_KEYS.iter().any(|k| top.contains_key(*k)) {
+        return Dialect::Claude;
+    }
+    for name in hooks.keys() {
+        let gemini = EventKind::ALL
+            .iter()
+            .any(|e| e.name_in(Dialect::Gemini) == Some(name.as_str()));
+        let claude = EventKind::ALL
+            .iter()
+            .any(|e| e.name_in(Dialect::Claude) == Some(name.as_str()));
+        match (gemini, claude) {
+            (true, false) => return Dialect::Gemini,
+            (false, true) => return Dialect::Claude,
+            _ => {}
+        }
+    }
+    Dialect::Gemini
+}
+
+/// A matcher string as `dialect` defines it. gemini: tool events match by
+/// unanchored regex, trigger events exactly. Claude (and jcli): `*` or empty
+/// for all, plain names and `A|B` lists exactly, anything else a full regex.
+pub fn compile_matcher(m: &str, dialect: Dialect, event: EventKind) -> Result<MatcherSpec, String> {
+    let m = m.trim();
+    if m.is_empty() || m == "*" {
+        return Ok(MatcherSpec::Any);
+    }
+    let is_names = m.split('|').all(|n| {
+        !n.is_empty()
+            && n.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ':' | '.'))
+    });
+    let trigger = matches!(event.match_target(), MatchTarget::Trigger(_));
+    match dialect {
+        Dialect::Gemini | Dialect::Picoclaw if !trigger => {
+            regex_check(m)?;
+            Ok(MatcherSpec::Regex(m.to_string()))
+        }
+        Dialect::Gemini | Dialect::Picoclaw => Ok(MatcherSpec::Exact(vec![m.to_string()])),
+        Dialect::Claude | Dialect::Jcli if is_names && !m.contains('.') => {
+            Ok(MatcherSpec::Exact(m.split('|').map(str::to_string).collect()))
+        }
+        Dialect::Claude | Dialect::Jcli => {
+            regex_check(m)?;
+            Ok(MatcherSpec::FullRegex(m.to_string()))
+        }
+    }
+}
+
+fn regex_check(m: &str) -> Result<(), String> {
+    regex::Regex::new(m).map(|_| ()).map_err(|e| {
+        format!(
+            "invalid matcher regex \"{m}\": {}",
+            e.to_string().lines().last().unwrap_or("").trim()
+        )
+    })
+}

@@ -1,0 +1,268 @@
+//! hookshot runner: runs one hook and reports what happened, without ever
+//! hanging the agent, leaking a process or buffering without bound.
+//!
+//! Each command hook is supervised the way cargo-nextest supervises tests:
+//! it runs in its own process group; its input is written on a separate task
+//! while stdout and stderr are read (a hook that never reads stdin cannot
+//! deadlock it); each stream is capped and the rest drained and discarded;
+//! on timeout the whole group gets SIGTERM, then SIGKILL after a grace
+//! period; once the hook has exited, processes it leaked are given a moment
+//! to release the pipes and are then killed with the group. Dropping the
+//! future (cancelling the event) kills the group too.
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use hookshot_core::{Captured, Exit, HookAction, HookDef, HookRecord};
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::process::Command;
+use tokio::sync::{Semaphore, watch};
+
+/// How hooks are started and supervised.
+#[derive(Debug, Clone)]
+pub struct RunnerConfig {
+    /// The shell and its flag; the command line is appended (`bash -c`).
+    pub shell: Vec<String>,
+    /// Bytes kept per stream; the rest is discarded and flagged.
+    pub output_cap: usize,
+    /// Time between SIGTERM and SIGKILL on timeout.
+    pub kill_grace: Duration,
+    /// How long to wait for pipes held by leaked grandchildren after the
+    /// hook itself exited, before killing its group.
+    pub pipe_linger: Duration,
+    /// Hooks running at once, across all events.
+    pub max_concurrency: usize,
+}
+
+impl Default for RunnerConfig {
+    fn default() -> Self {
+        let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+        RunnerConfig {
+            shell: vec!["bash".into(), "-c".into()],
+            output_cap: 1 << 20,
+            kill_grace: Duration::from_millis(500),
+            pipe_linger: Duration::from_millis(100),
+            max_concurrency: cpus * 4,
+        }
+    }
+}
+
+/// Where and with what environment hooks run.
+#[derive(Debug, Clone, Default)]
+pub struct RunEnv {
+    /// Working directory.
+    pub cwd: PathBuf,
+    /// Variables set on top of the inherited environment.
+    pub vars: Vec<(String, String)>,
+}
+
+/// Runs hooks.
+#[derive(Debug, Clone)]
+pub struct Runner {
+    config: Arc<RunnerConfig>,
+    permits: Arc<Semaphore>,
+}
+
+impl Default for Runner {
+    fn default() -> Self {
+        Runner::new(RunnerConfig::default())
+    }
+}
+
+/// Kills the process group when dropped: on every path out of a run,
+/// including cancellation, nothing the hook started survives it.
+struct GroupGuard(Option<Pid>);
+
+impl GroupGuard {
+    fn signal(&self, sig: Signal) {
+        if let Some(pid) = self.0 {
+            // ESRCH (group already gone) is the expected, good case.
+            let _ = killpg(pid, sig);
+        }
+    }
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        self.signal(Signal::SIGKILL);
+    }
+}
+
+/// Reads a stream to its end (or until told to stop), keeping at most `cap`
+/// bytes.
+async fn read_capped<R: AsyncRead + Unpin>(mut r: R, cap: usize, mut stop: watch::Receiver<bool>) -> (Vec<u8>, bool) {
+    let mut kept = Vec::new();
+    let mut truncated = false;
+    let mut chunk = vec![0u8; 16 * 1024];
+    loop {
+        let n = tokio::select! {
+            biased;
+            res = r.read(&mut chunk) => match res {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n,
+            },
+            _ = stop.changed() => break,
+        };
+        let room = cap.saturating_sub(kept.len());
+        kept.extend_from_slice(&chunk[..n.min(room)]);
+        truncated |= n > room;
+    }
+    (kept, truncated)
+}
+
+impl Runner {
+    /// A runner with this configuration.
+    pub fn new(config: RunnerConfig) -> Runner {
+        let permits = Arc::new(Semaphore::new(config.max_concurrency.max(1)));
+        Runner {
+            config: Arc::new(config),
+            permits,
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &RunnerConfig {
+        &self.config
+    }
+
+    /// Runs `hook` with `input` on stdin and interprets the result, retrying
+    /// failed runs as the hook's `retry` asks (with exponential backoff).
+    pub async fn run(&self, hook: &Arc<HookDef>, input: &[u8], env: &RunEnv) -> HookRecord {
+        let mut attempt = 0;
+        loop {
+            let captured = {
+                let _permit = self.permits.acquire().await.ok();
+                match &hook.action {
+                    HookAction::Command { command } => self.run_command(command, hook.timeout, input, env).await,
+                }
+            };
+            let record = HookRecord::interpret(Arc::clone(hook), captured);
+            if record.failure.is_none() || attempt >= hook.retry {
+                return record;
+            }
+            attempt += 1;
+            tokio::time::sleep(Duration::from_millis(100 << attempt.min(6))).await;
+        }
+    }
+
+    /// Runs one command line under supervision.
+    pub async fn run_command(&self, command: &str, timeout: Duration, input: &[u8], env: &RunEnv) -> Captured {
+        let cfg = &self.config;
+        let start = Instant::now();
+        let mut cmd = Command::new(&cfg.shell[0]);
+        cmd.args(&cfg.shell[1..])
+            .arg(command)
+            .current_dir(&env.cwd)
+            .envs(env.vars.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true);
+        let mut child = match cmd.spawn() {
+            Ok(c) => c,
+            Err(e) => {
+                return Captured {
+                    exit: Exit {
+                        spawn_error: Some(format!("{}: {e}", cfg.shell[0])),
+                        ..Exit::default()
+                    },
+                    duration: start.elapsed(),
+                    ..Captured::default()
+                };
+            }
+        };
+        let group = GroupGuard(child.id().map(|id| Pid::from_raw(id as i32)));
+        let (stop_tx, stop_rx) = watch::channel(false);
+
+        let stdin = child.stdin.take();
+        let input = input.to_vec();
+        let writer = tokio::spawn(async move {
+            if let Some(mut stdin) = stdin {
+                // EPIPE from a hook that never reads its input is fine.
+                let _ = stdin.write_all(&input).await;
+                let _ = stdin.shutdown().await;
+            }
+        });
+        let out = child
+            .stdout
+            .take()
+            .map(|s| tokio::spawn(read_capped(s, cfg.output_cap, stop_rx.clone())));
+        let err = child
+            .stderr
+            .take()
+            .map(|s| tokio::spawn(read_capped(s, cfg.output_cap, stop_rx)));
+
+        let mut timed_out = false;
+        let status = tokio::select! {
+            s = child.wait() => s.ok(),
+            _ = tokio::time::sleep(timeout) => {
+                timed_out = true;
+                group.signal(Signal::SIGTERM);
+                match tokio::time::timeout(cfg.kill_grace, child.wait()).await {
+                    Ok(s) => s.ok(),
+                    Err(_) => {
+                        group.signal(Signal::SIGKILL);
+                        child.wait().await.ok()
+                    }
+                }
+            }
+        };
+
+        // The hook is gone; its pipes close unless something it started still
+        // holds them. Give such leftovers a moment, then end the group.
+        let collect = async {
+            let o = match out {
+                Some(h) => h.await.unwrap_or_default(),
+                None => Default::default(),
+            };
+            let e = match err {
+                Some(h) => h.await.unwrap_or_default(),
+                None => Default::default(),
+            };
+            (o, e)
+        };
+        tokio::pin!(collect);
+        let ((stdout, stdout_truncated), (stderr, stderr_truncated)) =
+            match tokio::time::timeout(cfg.pipe_linger, &mut collect).await {
+                Ok(r) => r,
+                Err(_) => {
+                    group.signal(Signal::SIGKILL);
+                    match tokio::time::timeout(cfg.kill_grace, &mut collect).await {
+                        Ok(r) => r,
+                        Err(_) => {
+                            // A process that left the group (setsid) holds the
+                            // pipe: stop reading and keep what arrived.
+                            let _ = stop_tx.send(true);
+                            collect.await
+                        }
+                    }
+                }
+            };
+        writer.abort();
+        drop(group);
+
+        use std::os::unix::process::ExitStatusExt;
+        Captured {
+            exit: Exit {
+                code: status.and_then(|s| s.code()),
+                signal: if timed_out {
+                    None
+                } else {
+                    status.and_then(|s| s.signal())
+                },
+                timed_out,
+                spawn_error: None,
+            },
+            stdout: String::from_utf8_lossy(&stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&stderr).into_owned(),
+            stdout_truncated,
+            stderr_truncated,
+            duration: start.elapsed(),
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! The runner against real processes: each test would hang or fail if
+//! supervision broke.
+
+use std::time::{Duration, Instant};
+
+use hookshot_runner::{RunEnv, Runner, RunnerConfig};
+
+fn env() -> RunEnv {
+    RunEnv {
+        cwd: std::env::temp_dir(),
+        vars: vec![("HOOK_TEST_VAR".into(), "set".into())],
+    }
+}
+
+fn alive(pid: i32) -> bool {
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None).is_ok()
+}
+
+#[tokio::test]
+async fn stdin_reaches_the_hook_and_env_is_set() {
+    let r = Runner::default();
+    let c = r
+        .run_command(
+            "cat; echo \" $HOOK_TEST_VAR\"",
+            Duration::from_secs(5),
+            b"{\"a\":1}",
+            &env(),
+        )
+        .await;
+    assert_eq!(c.exit.code, Some(0));
+    assert_eq!(c.stdout, "{\"a\":1} set\n");
+}
+
+#[tokio::test]
+async fn hang_with_grandchild_is_killed_within_timeout_and_grace() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let cmd = format!("sleep 1000 & echo $! > {}; wait", pidfile.display());
+    let r = Runner::default();
+    let t = Instant::now();
+    let c = r.run_command(&cmd, Duration::from_millis(300), b"", &env()).await;
+    let took = t.elapsed();
+    assert!(c.exit.timed_out);
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+    let pid: i32 = std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap();
+    // The grandchild was in the hook's group: it must be gone (or a zombie
+    // about to be reaped by init); give init a moment.
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while alive(pid) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    assert!(
+        !alive(pid) || state.contains(") Z "),
+        "grandchild {pid} survived: {state}"
+    );
+}
+
+#[tokio::test]
+async fn term_ignoring_hook_gets_killed() {
+    let r = Runner::new(RunnerConfig {
+        kill_grace: Duration::from_millis(200),
+        ..RunnerConfig::default()
+    });
+    let t = Instant::now();
+    let c = r
+        .run_command(
+            "trap '' TERM; while :; do sleep 0.05; done",
+            Duration::from_millis(200),
+            b"",
+            &env(),
+        )
+        .await;
+    assert!(c.exit.timed_out);
+    assert!(t.elapsed() < Duration::from_secs(3));
+}
+
+#[tokio::test]
+async fn leaked_pipe_holder_does_not_hold_the_run() {
+    let r = Runner::default();
+    let t = Instant::now();
+    // The background sleep inherits stdout and would keep the pipe open.
+    let c = r
+        .run_command("sleep 1000 & echo done", Duration::from_secs(10), b"", &env())
+        .await;
+    assert_eq!(c.exit.code, Some(0));
+    assert_eq!(c.stdout, "done\n");
+    assert!(t.elapsed() < Duration::from_secs(3), "took {:?}", t.elapsed());
+}
+
+#[tokio::test]
+async fn output_is_capped_and_drained() {
+    let r = Runner::new(RunnerConfig {
+        output_cap: 1000,
+        ..RunnerConfig::default()
+    });
+    let c = r
+        .run_command("head -c 100000000 /dev/zero", Duration::from_secs(30), b"", &env())
+        .await;
+    assert_eq!(
+        c.exit.code,
+        Some(0),
+        "the hook must run to its end, not be blocked on a full pipe"
+    );
+    assert_eq!(c.stdout.len(), 1000);
+    assert!(c.stdout_truncated);
+}
+
+#[tokio::test]
+async fn hook_that_never_reads_large_stdin_does_not_deadlock() {
+    let r = Runner::default();
+    let input = vec![b'x'; 10 << 20];
+    let c = r
+        .run_command("echo ignored", Duration::from_secs(10), &input, &env())
+        .await;
+    assert_eq!(c.exit.code, Some(0));
+    assert_eq!(c.stdout, "ignored\n");
+}
+
+#[tokio::test]
+async fn invalid_utf8_is_kept_lossily() {
+    let r = Runner::default();
+    let c = r
+        .run_command("printf 'a\\377b'", Duration::from_secs(5), b"", &env())
+        .await;
+    assert_eq!(c.stdout, "a\u{FFFD}b");
+}
+
+#[tokio::test]
+async fn signal_exit_and_missing_shell_are_reported() {
+    let r = Runner::default();
+    let c = r.run_command("kill -9 $$", Duration::from_secs(5), b"", &env()).await;
+    assert_eq!(c.exit.signal, Some(9));
+    let r = Runner::new(RunnerConfig {
+        shell: vec!["/nonexistent/sh".into(), "-c".into()],
+        ..RunnerConfig::default()
+    });
+    let c = r.run_command("true", Duration::from_secs(5), b"", &env()).await;
+    assert!(c.exit.spawn_error.is_some());
+}
+
+#[tokio::test]
+async fn dropping_the_future_kills_the_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let cmd = format!("echo $$ > {}; sleep 1000", pidfile.display());
+    let r = Runner::default();
+    let e = env();
+    let fut = r.run_command(&cmd, Duration::from_secs(100), b"", &e);
+    let _ = tokio::time::timeout(Duration::from_millis(300), fut).await;
+    let pid: i32 = std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while alive(pid) && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    assert!(
+        !alive(pid) || state.contains(") Z "),
+        "hook {pid} survived cancellation"
+    );
+}

@@ -1,0 +1,351 @@
+//! hookshot: one hook engine for AI agents.
+//!
+//! It reads the hook settings of gemini-cli, Claude Code and jcli unchanged,
+//! and runs an event through four stages, each its own crate:
+//!
+//! 1. the **registry** ([`hookshot_registry`]) loads hooks from every source
+//!    with their provenance, precedence and trust;
+//! 2. the **planner** ([`hookshot_planner`]) picks the hooks whose matchers
+//!    fit the event, from matchers compiled once into sets;
+//! 3. the **runner** ([`hookshot_runner`]) runs them under supervision;
+//! 4. the **aggregator** ([`hookshot_aggregator`]) merges their answers into
+//!    one [`Outcome`].
+//!
+//! [`HookSystem`] wires them together for embedders; the `hookshot` binary
+//! is built on it, and so is the reference agent loop in [`replay`].
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), hookshot::Error> {
+//! use hookshot::{EventKind, HookSystem};
+//! let hooks = HookSystem::builder().settings("settings.json").workdir(".").build()?;
+//! let input = serde_json::json!({"tool_name": "write_file", "tool_input": {"file_path": "a.txt"}});
+//! let outcome = hooks.fire(EventKind::BeforeTool, input.as_object().unwrap().clone()).await;
+//! if outcome.is_blocked() {
+//!     println!("refused: {}", outcome.block_reason());
+//! }
+//! # Ok(()) }
+//! ```
+
+pub mod replay;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use hookshot_core::input::{SessionFacts, fill_common, for_dialect};
+pub use hookshot_core::{
+    Decision, Dialect, EventKind, HookDef, HookOutput, HookRecord, MatchTarget, Outcome, SourceKind,
+};
+use hookshot_planner::{Mode, Planner, Target};
+pub use hookshot_registry::{Diagnostic, Registry, Skipped, Source, TrustPolicy, TrustStore};
+pub use hookshot_runner::RunnerConfig;
+use hookshot_runner::{RunEnv, Runner};
+use serde_json::{Map, Value};
+
+/// Why a hook system could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A settings file is unreadable or wrong.
+    #[error(transparent)]
+    Settings(#[from] hookshot_registry::Error),
+    /// A matcher could not be compiled.
+    #[error(transparent)]
+    Matcher(#[from] hookshot_planner::Error),
+}
+
+/// How the hooks of one event run, whatever their definitions ask.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Strategy {
+    /// As the definitions say: sequential when any matched hook asks for it.
+    #[default]
+    Auto,
+    /// Always in parallel.
+    Parallel,
+    /// Always one after the other, each seeing the previous one's changes.
+    Sequential,
+    /// One after the other, stopping at the first block.
+    FailFast,
+}
+
+/// The variable that counts how deeply hookshot runs inside its own hooks:
+/// a hook that calls `hookshot fire` for the same settings would otherwise
+/// recurse forever.
+pub const DEPTH_VAR: &str = "HOOKSHOT_DEPTH";
+/// The nesting at which hookshot refuses to run hooks.
+pub const MAX_DEPTH: u32 = 4;
+
+/// Builds a [`HookSystem`].
+#[derive(Debug, Clone, Default)]
+pub struct Builder {
+    settings: Vec<PathBuf>,
+    workdir: Option<PathBuf>,
+    discover: bool,
+    agent_user_files: bool,
+    home: Option<PathBuf>,
+    config_home: Option<PathBuf>,
+    trust: TrustPolicy,
+    runner: RunnerConfig,
+    strategy: Strategy,
+    session_id: Option<String>,
+}
+
+impl Builder {
+    /// Adds a settings file; each one added overrides the ones before.
+    pub fn settings(mut self, path: impl Into<PathBuf>) -> Self {
+        self.settings.push(path.into());
+        self
+    }
+
+    /// The project directory: hooks run there, project sources live there.
+    pub fn workdir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.workdir = Some(dir.into());
+        self
+    }
+
+    /// Also read system, user and project sources (see
+    /// [`hookshot_registry::discover`]); `home` and `config_home` locate the
+    /// user's files.
+    pub fn discover(mut self, home: Option<PathBuf>, config_home: Option<PathBuf>) -> Self {
+        self.discover = true;
+        self.home = home;
+        self.config_home = config_home;
+        self
+    }
+
+    /// With [`Builder::discover`], also read `~/.gemini`, `~/.claude` and
+    /// `~/.jdata` user settings.
+    pub fn agent_user_files(mut self, yes: bool) -> Self {
+        self.agent_user_files = yes;
+        self
+    }
+
+    /// Which untrusted sources may run.
+    pub fn trust(mut self, trust: TrustPolicy) -> Self {
+        self.trust = trust;
+        self
+    }
+
+    /// Shell, output caps, grace periods, concurrency.
+    pub fn runner(mut self, config: RunnerConfig) -> Self {
+        self.runner = config;
+        self
+    }
+
+    /// The execution strategy.
+    pub fn strategy(mut self, strategy: Strategy) -> Self {
+        self.strategy = strategy;
+        self
+    }
+
+    /// The session id hooks see (a fresh one by default).
+    pub fn session_id(mut self, id: impl Into<String>) -> Self {
+        self.session_id = Some(id.into());
+        self
+    }
+
+    /// Loads and compiles everything; nothing runs from a bad configuration.
+    pub fn build(self) -> Result<HookSystem, Error> {
+        let workdir = self.workdir.unwrap_or_else(|| PathBuf::from("."));
+        let workdir = std::fs::canonicalize(&workdir).unwrap_or(workdir);
+        let mut sources = Vec::new();
+        if self.discover {
+            sources = hookshot_registry::discover(
+                &workdir,
+                self.home.as_deref(),
+                self.config_home.as_deref(),
+                self.agent_user_files,
+            );
+        }
+        sources.extend(self.settings.into_iter().map(|path| Source {
+            path,
+            kind: SourceKind::Cli,
+        }));
+        let registry = Registry::load(&sources, &self.trust)?;
+        HookSystem::from_registry(registry, workdir, self.runner, self.strategy, self.session_id)
+    }
+}
+
+/// A loaded, compiled hook configuration, ready to fire events.
+#[derive(Debug)]
+pub struct HookSystem {
+    registry: Registry,
+    planner: Planner,
+    runner: Runner,
+    workdir: PathBuf,
+    session_id: String,
+    strategy: Strategy,
+    depth: u32,
+}
+
+fn new_session_id() -> String {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    format!("hookshot-{}-{:x}", std::process::id(), t.as_nanos())
+}
+
+impl HookSystem {
+    /// Starts a builder.
+    pub fn builder() -> Builder {
+        Builder::default()
+    }
+
+    /// A hook system over an already loaded registry.
+    pub fn from_registry(
+        registry: Registry,
+        workdir: PathBuf,
+        runner: RunnerConfig,
+        strategy: Strategy,
+        session_id: Option<String>,
+    ) -> Result<HookSystem, Error> {
+        let planner = Planner::new(registry.hooks())?;
+        let depth = std::env::var(DEPTH_VAR).ok().and_then(|d| d.parse().ok()).unwrap_or(0);
+        Ok(HookSystem {
+            registry,
+            planner,
+            runner: Runner::new(runner),
+            workdir,
+            session_id: session_id.unwrap_or_else(new_session_id),
+            strategy,
+            depth,
+        })
+    }
+
+    /// The registry behind this system.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The project directory.
+    pub fn workdir(&self) -> &Path {
+        &self.workdir
+    }
+
+    /// The session id hooks see.
+    pub fn session_id(&self) -> &str {
+        &self.session_id
+    }
+
+    /// Whether any hook is registered for `event`.
+    pub fn has_hooks(&self, event: EventKind) -> bool {
+        self.planner.has_hooks(event)
+    }
+
+    /// The hooks that would run for `event` with this input (no hook runs).
+    pub fn plan(&self, event: EventKind, input: &Map<String, Value>) -> Vec<Arc<HookDef>> {
+        self.plan_for(event, input).hooks
+    }
+
+    fn plan_for(&self, event: EventKind, input: &Map<String, Value>) -> hookshot_planner::Plan {
+        let name = match event.match_target() {
+            MatchTarget::ToolName => input.get("tool_name").and_then(Value::as_str),
+            MatchTarget::Trigger(field) => input.get(field).and_then(Value::as_str),
+            MatchTarget::None => None,
+        };
+        let model = input
+            .get("llm_request")
+            .and_then(|r| r.get("model"))
+            .or_else(|| input.get("model"))
+            .and_then(Value::as_str);
+        self.planner.plan(event, Target { name, model })
+    }
+
+    /// Fills the input's common fields the way [`HookSystem::fire`] does.
+    pub fn complete_input(&self, event: EventKind, input: &mut Map<String, Value>) {
+        let facts = SessionFacts {
+            session_id: &self.session_id,
+            cwd: &self.workdir,
+            transcript_path: None,
+        };
+        fill_common(input, event, &facts);
+    }
+
+    fn env(&self, event: EventKind) -> RunEnv {
+        let wd = self.workdir.display().to_string();
+        RunEnv {
+            cwd: self.workdir.clone(),
+            vars: vec![
+                ("GEMINI_PROJECT_DIR".into(), wd.clone()),
+                ("CLAUDE_PROJECT_DIR".into(), wd.clone()),
+                ("GEMINI_CWD".into(), wd.clone()),
+                ("JCLI_CWD".into(), wd),
+                ("GEMINI_SESSION_ID".into(), self.session_id.clone()),
+                ("JCLI_HOOK_EVENT".into(), event.display_in(Dialect::Jcli).into()),
+                (DEPTH_VAR.into(), (self.depth + 1).to_string()),
+            ],
+        }
+    }
+
+    /// Runs the hooks of `event` and merges their answers. The input's
+    /// common fields are filled in when missing. Dropping the returned future
+    /// kills the hooks it started.
+    pub async fn fire(&self, event: EventKind, mut input: Map<String, Value>) -> Outcome {
+        self.complete_input(event, &mut input);
+        let plan = self.plan_for(event, &input);
+        if plan.hooks.is_empty() {
+            return Outcome::empty(event);
+        }
+        if self.depth >= MAX_DEPTH {
+            let mut o = Outcome::empty(event);
+            o.warnings.push(format!(
+                "hooks not run: hookshot is nested {} deep in its own hooks ({DEPTH_VAR}); a hook probably calls hookshot for the same event",
+                self.depth
+            ));
+            return o;
+        }
+        let env = self.env(event);
+        let sequential = match self.strategy {
+            Strategy::Auto => plan.mode == Mode::Sequential,
+            Strategy::Parallel => false,
+            Strategy::Sequential | Strategy::FailFast => true,
+        };
+        let records = if sequential {
+            let mut records = Vec::with_capacity(plan.hooks.len());
+            for hook in &plan.hooks {
+                let bytes = input_bytes(event, hook.dialect, &input);
+                let record = self.runner.run(hook, &bytes, &env).await;
+                hookshot_aggregator::chain(event, &mut input, &record.output);
+                let blocked = record.output.decision.is_block();
+                // continue:false ends everything; jcli's stop/skip and
+                // fail-fast end the chain at a block.
+                let ends = record.output.stop
+                    || (blocked && (hook.dialect == Dialect::Jcli || self.strategy == Strategy::FailFast));
+                records.push(record);
+                if ends {
+                    break;
+                }
+            }
+            records
+        } else {
+            let mut by_dialect: Vec<(Dialect, Vec<u8>)> = Vec::new();
+            for h in &plan.hooks {
+                if !by_dialect.iter().any(|(d, _)| *d == h.dialect) {
+                    by_dialect.push((h.dialect, input_bytes(event, h.dialect, &input)));
+                }
+            }
+            let runs = plan.hooks.iter().map(|h| {
+                let bytes = &by_dialect
+                    .iter()
+                    .find(|(d, _)| *d == h.dialect)
+                    .expect("serialized above")
+                    .1;
+                self.runner.run(h, bytes, &env)
+            });
+            futures::future::join_all(runs).await
+        };
+        hookshot_aggregator::aggregate(event, records)
+    }
+}
+
+fn input_bytes(event: EventKind, dialect: Dialect, input: &Map<String, Value>) -> Vec<u8> {
+    let shaped = if dialect == Dialect::Gemini {
+        let mut m = input.clone();
+        m.insert(
+            "hook_event_name".into(),
+            Value::String(event.display_in(Dialect::Gemini).into()),
+        );
+        m
+    } else {
+        for_dialect(event, dialect, input)
+    };
+    serde_json::to_vec(&shaped).unwrap_or_else(|_| b"{}".to_vec())
+}

@@ -1,0 +1,501 @@
+//! The `hookshot` command line (see CLI-CONTRACT.md).
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use hookshot::replay::{Ending, ReplayError, ReplayOptions};
+use hookshot::{EventKind, HookSystem, TrustPolicy, TrustStore};
+use serde_json::{Map, Value, json};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "hookshot",
+    version,
+    about = "A hook engine for AI agents: runs gemini-cli, Claude Code and jcli hooks"
+)]
+struct Cli {
+    /// Log format on stderr (filter with RUST_LOG, e.g. RUST_LOG=hookshot=debug).
+    #[arg(long, value_enum, default_value_t = LogFormat::Text, global = true)]
+    log_format: LogFormat,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Args, Debug, Clone)]
+struct Sources {
+    /// A settings file (gemini, Claude or jcli); later files take precedence.
+    #[arg(long = "settings", value_name = "FILE")]
+    settings: Vec<PathBuf>,
+    /// The project directory: hooks run there and its own settings are found there.
+    #[arg(long, value_name = "DIR")]
+    workdir: Option<PathBuf>,
+    /// Trust the project's own settings for this run.
+    #[arg(long)]
+    trust_project: bool,
+    /// Also read ~/.gemini, ~/.claude and ~/.jdata user settings.
+    #[arg(long)]
+    agent_user_files: bool,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run the hooks of one event; print the merged answer in the event's dialect.
+    Fire {
+        /// The event, in any dialect (BeforeTool, PreToolUse, pre_tool_execution, ...).
+        event: String,
+        /// The event input as JSON (a file, or - for stdin; default: stdin when piped).
+        #[arg(long, value_name = "FILE|-")]
+        input: Option<String>,
+        #[command(flatten)]
+        sources: Sources,
+        /// Print the answer as compact JSON (the default output is JSON too).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Replay a recorded model session through the reference agent loop.
+    Replay {
+        /// The `.responses` fixture.
+        fixture: PathBuf,
+        #[command(flatten)]
+        sources: Sources,
+        /// The user's prompt.
+        #[arg(long, default_value = "")]
+        prompt: String,
+        /// Write every step as JSON Lines here.
+        #[arg(long, value_name = "OUT.jsonl")]
+        transcript: Option<PathBuf>,
+    },
+    /// Check settings files; exit 1 at the first bad one.
+    Validate {
+        /// The files.
+        files: Vec<PathBuf>,
+    },
+    /// Show the effective hooks with their source, precedence and trust.
+    List {
+        #[command(flatten)]
+        sources: Sources,
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Trust the project's current hook settings (after showing them).
+    Trust {
+        /// The project (default: the current directory).
+        #[arg(long, value_name = "DIR")]
+        project: Option<PathBuf>,
+    },
+    /// Fire an event repeatedly and report latency.
+    Bench {
+        /// The event.
+        event: String,
+        #[command(flatten)]
+        sources: Sources,
+        /// The event input.
+        #[arg(long, value_name = "FILE")]
+        input: Option<PathBuf>,
+        /// Measured iterations.
+        #[arg(long, default_value_t = 100)]
+        iterations: usize,
+        /// Unmeasured iterations first.
+        #[arg(long, default_value_t = 5)]
+        warmup: usize,
+        /// Measure planning only; run no hook.
+        #[arg(long)]
+        plan_only: bool,
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// A failure the user must fix: printed, exit 1.
+enum Fail {
+    /// A usage or input problem, printed after the program name.
+    Usage(String),
+    /// Settings diagnostics, printed as they are: they start with
+    /// `path:line:column:` so editors and terminals link them.
+    Settings(String),
+}
+
+impl From<hookshot::Error> for Fail {
+    fn from(e: hookshot::Error) -> Self {
+        Fail::Settings(e.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(cli.log_format);
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("hookshot: cannot start the runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    match runtime.block_on(run(cli.command)) {
+        Ok(code) => ExitCode::from(code),
+        Err(fail) => {
+            match fail {
+                Fail::Settings(diagnostics) => eprintln!("{diagnostics}"),
+                Fail::Usage(msg) => eprintln!("hookshot: {msg}"),
+            }
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn init_logging(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => builder.init(),
+        LogFormat::Json => builder.json().init(),
+    }
+}
+
+fn parse_event(name: &str) -> Result<(EventKind, hookshot::Dialect), Fail> {
+    EventKind::parse(name).ok_or_else(|| {
+        let hint = hookshot_core::suggest::did_you_mean(name, EventKind::all_names())
+            .map(|s| format!("; did you mean \"{s}\"?"))
+            .unwrap_or_default();
+        Fail::Usage(format!("unknown event \"{name}\"{hint}"))
+    })
+}
+
+fn config_home() -> Option<PathBuf> {
+    std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))
+}
+
+fn trust_store() -> Option<TrustStore> {
+    config_home().map(|c| TrustStore::open(c.join("hookshot").join("trusted.json")))
+}
+
+fn build(sources: &Sources) -> Result<HookSystem, Fail> {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let mut b = HookSystem::builder()
+        .workdir(sources.workdir.clone().unwrap_or_else(|| PathBuf::from(".")))
+        .discover(home, config_home())
+        .agent_user_files(sources.agent_user_files)
+        .trust(TrustPolicy {
+            trust_project: sources.trust_project,
+            store: trust_store(),
+        });
+    for s in &sources.settings {
+        b = b.settings(s);
+    }
+    let hooks = b.build()?;
+    for w in hooks.registry().warnings() {
+        eprintln!("hookshot: warning: {w}");
+    }
+    for (h, why) in hooks.registry().skipped() {
+        if *why == hookshot::Skipped::Untrusted {
+            eprintln!(
+                "hookshot: warning: {}: hook {} is not trusted and will not run (run `hookshot trust` or pass --trust-project)",
+                h.provenance,
+                h.label()
+            );
+        }
+    }
+    Ok(hooks)
+}
+
+fn read_input(arg: Option<&str>) -> Result<Map<String, Value>, Fail> {
+    let (text, name) = match arg {
+        Some("-") => (read_stdin()?, "stdin".to_string()),
+        Some(path) => (
+            std::fs::read_to_string(path).map_err(|e| Fail::Usage(format!("{path}: cannot read input: {e}")))?,
+            path.to_string(),
+        ),
+        None if !std::io::stdin().is_terminal() => (read_stdin()?, "stdin".to_string()),
+        None => (String::new(), "stdin".to_string()),
+    };
+    if text.trim().is_empty() {
+        return Ok(Map::new());
+    }
+    match serde_json::from_str::<Value>(&text) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(other) => Err(Fail::Usage(format!(
+            "{name}: the event input must be a JSON object, found {}",
+            kind(&other)
+        ))),
+        Err(e) => Err(Fail::Usage(format!(
+            "{name}:{}:{}: invalid input JSON: {e}",
+            e.line(),
+            e.column()
+        ))),
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Array(_) => "an array",
+        Value::String(_) => "a string",
+        Value::Number(_) => "a number",
+        Value::Bool(_) => "a boolean",
+        Value::Null => "null",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn read_stdin() -> Result<String, Fail> {
+    let mut s = String::new();
+    std::io::stdin()
+        .read_to_string(&mut s)
+        .map_err(|e| Fail::Usage(format!("cannot read stdin: {e}")))?;
+    Ok(s)
+}
+
+async fn run(command: Command) -> Result<u8, Fail> {
+    match command {
+        Command::Fire {
+            event,
+            input,
+            sources,
+            json: _,
+        } => {
+            let (event, dialect) = parse_event(&event)?;
+            let input = read_input(input.as_deref())?;
+            let hooks = build(&sources)?;
+            let outcome = hooks.fire(event, input).await;
+            for w in &outcome.warnings {
+                eprintln!("hookshot: warning: {w}");
+            }
+            println!("{}", outcome.render(dialect));
+            if outcome.is_blocked() {
+                eprintln!("{}", outcome.block_reason());
+                return Ok(2);
+            }
+            Ok(0)
+        }
+        Command::Replay {
+            fixture,
+            sources,
+            prompt,
+            transcript,
+        } => {
+            let hooks = build(&sources)?;
+            let opts = ReplayOptions {
+                fixture,
+                prompt,
+                transcript,
+            };
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            match hookshot::replay::replay(&hooks, &opts, &mut out).await {
+                Ok(Ending::Completed) | Ok(Ending::Stopped(_)) => Ok(0),
+                Err(ReplayError::Fixture(e)) => {
+                    let _ = out.flush();
+                    eprintln!("hookshot: {e}");
+                    Ok(3)
+                }
+                Err(e) => Err(Fail::Usage(e.to_string())),
+            }
+        }
+        Command::Validate { files } => validate(&files),
+        Command::List { sources, json } => {
+            let hooks = build(&sources)?;
+            list(&hooks, json);
+            Ok(0)
+        }
+        Command::Trust { project } => trust(project.as_deref().unwrap_or(Path::new("."))),
+        Command::Bench {
+            event,
+            sources,
+            input,
+            iterations,
+            warmup,
+            plan_only,
+            json,
+        } => {
+            let (event, _) = parse_event(&event)?;
+            let input = read_input(input.as_ref().and_then(|p| p.to_str()))?;
+            let hooks = build(&sources)?;
+            bench(&hooks, event, input, iterations, warmup, plan_only, json).await
+        }
+    }
+}
+
+fn validate(files: &[PathBuf]) -> Result<u8, Fail> {
+    if files.is_empty() {
+        return Err(Fail::Usage("validate: name at least one settings file".into()));
+    }
+    for f in files {
+        let text = std::fs::read_to_string(f)
+            .map_err(|e| Fail::Usage(format!("{}: cannot read settings: {e}", f.display())))?;
+        match hookshot_registry::parse(f, &text, hookshot::SourceKind::Cli) {
+            Ok(parsed) => {
+                for w in &parsed.warnings {
+                    eprintln!("warning: {w}");
+                }
+                let dialect = parsed.dialect.map_or("no hooks", |d| d.as_str());
+                println!("{}: ok ({dialect}, {} hooks)", f.display(), parsed.hooks.len());
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                return Ok(1);
+            }
+        }
+    }
+    Ok(0)
+}
+
+fn list(hooks: &HookSystem, as_json: bool) {
+    let reg = hooks.registry();
+    let mut rows: Vec<Value> = Vec::new();
+    for (i, h) in reg.hooks().iter().enumerate() {
+        rows.push(
+            json!({"event": h.event, "name": h.label(), "matcher": h.matcher, "source": h.source,
+            "at": h.provenance.to_string(), "precedence": i, "sequential": h.sequential,
+            "timeout_ms": h.timeout.as_millis() as u64, "dialect": h.dialect, "state": "active"}),
+        );
+    }
+    for (h, why) in reg.skipped() {
+        let state = if *why == hookshot::Skipped::Untrusted {
+            "untrusted"
+        } else {
+            "disabled"
+        };
+        rows.push(
+            json!({"event": h.event, "name": h.label(), "matcher": h.matcher, "source": h.source,
+            "at": h.provenance.to_string(), "precedence": null, "sequential": h.sequential,
+            "timeout_ms": h.timeout.as_millis() as u64, "dialect": h.dialect, "state": state}),
+        );
+    }
+    if as_json {
+        println!("{}", Value::Array(rows));
+        return;
+    }
+    if rows.is_empty() {
+        println!("no hooks");
+        return;
+    }
+    let mut events: Vec<String> = rows
+        .iter()
+        .map(|r| r["event"].as_str().unwrap_or("").to_string())
+        .collect();
+    events.dedup();
+    let mut seen = std::collections::BTreeSet::new();
+    for e in events {
+        if !seen.insert(e.clone()) {
+            continue;
+        }
+        println!("{e}");
+        for r in rows.iter().filter(|r| r["event"] == e.as_str()) {
+            let m = match r["matcher"]["value"].clone() {
+                Value::Null => "*".to_string(),
+                Value::Array(v) => v.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("|"),
+                other => other.as_str().unwrap_or("").to_string(),
+            };
+            let prec = r["precedence"].as_u64().map_or("-".to_string(), |p| p.to_string());
+            println!(
+                "  [{prec}] {} (matcher {m}, {} {}, {}) {}",
+                r["name"].as_str().unwrap_or(""),
+                r["source"].as_str().unwrap_or(""),
+                r["dialect"].as_str().unwrap_or(""),
+                r["state"].as_str().unwrap_or(""),
+                r["at"].as_str().unwrap_or("")
+            );
+        }
+    }
+}
+
+fn trust(project: &Path) -> Result<u8, Fail> {
+    let project = std::fs::canonicalize(project).map_err(|e| Fail::Usage(format!("{}: {e}", project.display())))?;
+    let mut store = trust_store()
+        .ok_or_else(|| Fail::Usage("cannot locate the user config directory (set HOME or XDG_CONFIG_HOME)".into()))?;
+    let sources: Vec<_> = hookshot_registry::discover(&project, None, None, false)
+        .into_iter()
+        .filter(|s| s.kind.needs_trust())
+        .collect();
+    if sources.is_empty() {
+        println!("{}: no project hook settings found", project.display());
+        return Ok(0);
+    }
+    for s in &sources {
+        let text = std::fs::read_to_string(&s.path).map_err(|e| Fail::Usage(format!("{}: {e}", s.path.display())))?;
+        let parsed =
+            hookshot_registry::parse(&s.path, &text, s.kind).map_err(|e| Fail::from(hookshot::Error::from(e)))?;
+        println!("{}:", s.path.display());
+        for h in &parsed.hooks {
+            println!("  {} {}: {}", h.event, h.provenance, h.command().unwrap_or(""));
+        }
+        store.trust(&s.path, &text);
+    }
+    store
+        .save()
+        .map_err(|e| Fail::Usage(format!("cannot save the trust store: {e}")))?;
+    println!(
+        "trusted {} file(s); a change to any of them makes it untrusted again",
+        sources.len()
+    );
+    Ok(0)
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let idx = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[idx.min(sorted.len() - 1)]
+}
+
+async fn bench(
+    hooks: &HookSystem,
+    event: EventKind,
+    mut input: Map<String, Value>,
+    iterations: usize,
+    warmup: usize,
+    plan_only: bool,
+    as_json: bool,
+) -> Result<u8, Fail> {
+    hooks.complete_input(event, &mut input);
+    let n_hooks = hooks.plan(event, &input).len();
+    let plan_rounds = iterations.max(1000);
+    let t = Instant::now();
+    let mut matched = 0;
+    for _ in 0..plan_rounds {
+        matched += std::hint::black_box(hooks.plan(event, &input)).len();
+    }
+    let plan_us = t.elapsed().as_secs_f64() * 1e6 / plan_rounds as f64;
+    std::hint::black_box(matched);
+    let mut report = json!({"event": event.canonical_name(), "hooks": n_hooks, "plan_us": plan_us});
+    if !plan_only {
+        for _ in 0..warmup {
+            hooks.fire(event, input.clone()).await;
+        }
+        let mut samples = Vec::with_capacity(iterations);
+        for _ in 0..iterations {
+            let t = Instant::now();
+            std::hint::black_box(hooks.fire(event, input.clone()).await);
+            samples.push(t.elapsed().as_secs_f64() * 1000.0);
+        }
+        let mean = samples.iter().sum::<f64>() / samples.len().max(1) as f64;
+        samples.sort_by(f64::total_cmp);
+        report["iterations"] = json!(iterations);
+        report["mean_ms"] = json!(mean);
+        report["p50_ms"] = json!(percentile(&samples, 0.5));
+        report["p99_ms"] = json!(percentile(&samples, 0.99));
+    }
+    if as_json {
+        println!("{report}");
+    } else {
+        println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+    }
+    Ok(0)
+}

@@ -1,0 +1,209 @@
+//! `hookshot fire` and `hookshot validate` as a user runs them: the real
+//! binary, real hook scripts, real processes.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+fn hookshot() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_hookshot"));
+    c.env_remove("HOOKSHOT_DEPTH");
+    c
+}
+
+/// A temp project with one settings file whose BeforeTool hook runs `script`.
+fn project(script: &str, timeout_ms: u64) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("hook.sh"), script).unwrap();
+    let settings = json!({"hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [
+        {"type": "command", "name": "the-hook", "command": "sh hook.sh", "timeout": timeout_ms}]}]}});
+    std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
+    dir
+}
+
+fn fire(dir: &Path, event: &str, input: &Value) -> Output {
+    let mut child = hookshot()
+        .args(["fire", event, "--settings", "settings.json", "--workdir"])
+        .arg(dir)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env("HOME", dir)
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.to_string().as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn write_call() -> Value {
+    json!({"tool_name": "write_file", "tool_input": {"file_path": "a.txt", "content": "x"}})
+}
+
+fn stdout_json(o: &Output) -> Value {
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
+}
+
+#[test]
+fn allow_exits_0_and_the_hook_sees_the_input() {
+    let dir = project("cat > seen.json; echo '{\"decision\": \"allow\"}'", 5000);
+    let o = fire(dir.path(), "BeforeTool", &write_call());
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(stdout_json(&o), json!({"decision": "allow"}));
+    let seen: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("seen.json")).unwrap()).unwrap();
+    assert_eq!(seen["tool_name"], "write_file");
+    assert_eq!(seen["hook_event_name"], "BeforeTool");
+    for field in ["session_id", "cwd", "timestamp"] {
+        assert!(
+            seen[field].as_str().is_some_and(|s| !s.is_empty()),
+            "{field} missing in {seen}"
+        );
+    }
+}
+
+#[test]
+fn block_via_json_exits_2_with_reason_on_stderr() {
+    let dir = project(
+        "cat >/dev/null; echo '{\"decision\": \"block\", \"reason\": \"no writes today\"}'",
+        5000,
+    );
+    let o = fire(dir.path(), "BeforeTool", &write_call());
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&o.stderr).trim(), "no writes today");
+    assert_eq!(stdout_json(&o)["decision"], "block");
+}
+
+#[test]
+fn exit_2_with_empty_stdout_blocks_with_stderr_reason() {
+    let dir = project("cat >/dev/null; echo 'protected path' >&2; exit 2", 5000);
+    let o = fire(dir.path(), "PreToolUse", &write_call());
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&o.stderr).trim(), "protected path");
+    assert_eq!(
+        stdout_json(&o),
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+            "permissionDecisionReason": "protected path"}})
+    );
+}
+
+#[test]
+fn non_matching_tool_runs_nothing() {
+    let dir = project("touch ran; exit 2", 5000);
+    let o = fire(
+        dir.path(),
+        "BeforeTool",
+        &json!({"tool_name": "read_file", "tool_input": {}}),
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert!(!dir.path().join("ran").exists());
+}
+
+#[test]
+fn hanging_hook_is_killed_and_reported_without_blocking() {
+    let dir = project("sleep 30", 300);
+    let t = Instant::now();
+    let o = fire(dir.path(), "BeforeTool", &write_call());
+    assert!(t.elapsed() < Duration::from_secs(10), "took {:?}", t.elapsed());
+    assert_eq!(o.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("hook the-hook timed out after 0.3s"), "{stderr}");
+}
+
+#[test]
+fn invalid_json_output_is_a_message_not_a_decision() {
+    let dir = project("cat >/dev/null; echo '{\"decision\": \"block\"'", 5000);
+    let o = fire(dir.path(), "BeforeTool", &write_call());
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout_json(&o), json!({"systemMessage": "{\"decision\": \"block\""}));
+}
+
+#[test]
+fn bad_input_json_exits_1() {
+    let dir = project("exit 0", 5000);
+    let mut child = hookshot()
+        .args(["fire", "BeforeTool", "--settings", "settings.json", "--input", "-"])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(b"{\"tool_name\": ").unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("stdin:1:14: invalid input JSON"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn unknown_event_suggests_the_right_name() {
+    let o = hookshot()
+        .args(["fire", "BeforTool"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    insta::assert_snapshot!(String::from_utf8_lossy(&o.stderr), @r#"hookshot: unknown event "BeforTool"; did you mean "BeforeTool"?"#);
+}
+
+#[test]
+fn bad_settings_file_is_named_with_line_and_column_and_nothing_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let settings = r#"{
+  "hooks": {
+    "BeforeTool": [
+      {"matcher": "write_file(", "hooks": [{"type": "command", "command": "touch ran"}]}
+    ],
+    "AfterTol": [],
+    "AfterTool": [{"hooks": [{"type": "command", "command": "x", "timeout": "5s"}]}]
+  }
+}"#;
+    std::fs::write(dir.path().join("settings.json"), settings).unwrap();
+    let o = hookshot()
+        .args(["fire", "BeforeTool", "--settings", "settings.json"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!dir.path().join("ran").exists());
+    insta::assert_snapshot!(String::from_utf8_lossy(&o.stderr));
+    let v = hookshot()
+        .args(["validate", "settings.json"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(v.status.code(), Some(1));
+    assert_eq!(v.stderr, o.stderr);
+}
+
+#[test]
+fn recursion_through_hookshot_itself_is_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let me = env!("CARGO_BIN_EXE_hookshot");
+    let settings = json!({"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": format!("{me} fire BeforeTool --settings settings.json"), "timeout": 20000}]}]}});
+    std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
+    let t = Instant::now();
+    let o = hookshot()
+        .args(["fire", "BeforeTool", "--settings", "settings.json"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(t.elapsed() < Duration::from_secs(15));
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+}
