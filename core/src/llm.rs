@@ -150,6 +150,15 @@ pub fn apply_hook_request(wire: &mut Value, hook: &Value) {
         };
         wire["contents"] = Value::Array(new_contents);
     }
+    // jcli replaces the system prompt outright.
+    if let Some(sp) = hook.get("system_prompt").and_then(Value::as_str) {
+        let config = wire
+            .as_object_mut()
+            .expect("wire is an object")
+            .entry("config")
+            .or_insert_with(|| json!({}));
+        config["systemInstruction"] = json!({"parts": [{"text": sp}]});
+    }
     if let Some(cfg) = hook.get("config").and_then(Value::as_object) {
         let target = wire
             .as_object_mut()
@@ -165,6 +174,38 @@ pub fn apply_hook_request(wire: &mut Value, hook: &Value) {
     if let Some(tc) = hook.get("toolConfig") {
         apply_tool_config(wire, tc);
     }
+}
+
+/// Appends a hook-shaped message (`{role, content}`) to the request.
+pub fn append_message(wire: &mut Value, message: &Value) {
+    let content = json!({"role": wire_role(message), "parts": [{"text": message_text(message)}]});
+    match wire.get_mut("contents").and_then(Value::as_array_mut) {
+        Some(contents) => contents.push(content),
+        None => wire["contents"] = json!([content]),
+    }
+}
+
+/// Appends text to the request's system instruction (creating it).
+pub fn append_system_text(wire: &mut Value, text: &str) {
+    if !wire.is_object() {
+        *wire = json!({});
+    }
+    let config = wire
+        .as_object_mut()
+        .expect("wire is an object")
+        .entry("config")
+        .or_insert_with(|| json!({}));
+    let existing = match config.get("systemInstruction") {
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => text_of_parts(parts_of(other)),
+        None => String::new(),
+    };
+    let joined = if existing.is_empty() {
+        text.to_string()
+    } else {
+        format!("{existing}\n\n{text}")
+    };
+    config["systemInstruction"] = json!({"parts": [{"text": joined}]});
 }
 
 /// Sets the wire request's function-calling config from a hook `toolConfig`

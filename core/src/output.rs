@@ -210,6 +210,29 @@ impl HookOutput {
             out.reason = out.retry_feedback.clone();
         }
 
+        // jcli edits the request and the answer with top-level fields.
+        if out.llm_request.is_none() {
+            let mut req = Map::new();
+            for k in ["messages", "system_prompt"] {
+                if let Some(v) = obj.get(k) {
+                    req.insert(k.into(), v.clone());
+                }
+            }
+            if !req.is_empty() {
+                out.llm_request = Some(Value::Object(req));
+            }
+        }
+        if out.llm_response.is_none()
+            && let Some(text) = string_of(obj.get("assistant_output"))
+        {
+            out.llm_response = Some(serde_json::json!({ "text": text }));
+        }
+        if out.tool_result.is_none()
+            && let Some(e) = obj.get("tool_error")
+        {
+            out.tool_result = Some(e.clone());
+        }
+
         if let Some(tail) = get("tailToolCallRequest").and_then(Value::as_object)
             && let Some(name) = tail.get("name").and_then(Value::as_str)
         {

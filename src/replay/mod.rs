@@ -288,7 +288,12 @@ impl Loop<'_> {
             }
             let chunks = match self.model_call().await? {
                 ModelCall::Answer(chunks) => chunks,
-                ModelCall::Blocked => break,
+                // A refused model call ends the turn as an empty answer.
+                ModelCall::Blocked => Vec::new(),
+                ModelCall::Feedback(text) => {
+                    self.history.push(json!({"role": "user", "parts": [{"text": text}]}));
+                    continue;
+                }
                 ModelCall::Stop(r) => return Ok(Flow::Stop(r)),
             };
             answer.push_str(&visible_text(&chunks));
@@ -367,10 +372,16 @@ impl Loop<'_> {
                     "Model call blocked by BeforeModel hook: {}",
                     before.block_reason()
                 ))?;
-                return Ok(ModelCall::Blocked);
+                return Ok(feedback_or_blocked(&before));
             }
             if let Some(edit) = &before.output.llm_request {
                 llm::apply_hook_request(&mut request, edit);
+            }
+            for m in &before.output.inject_messages {
+                llm::append_message(&mut request, m);
+            }
+            if let Some(ctx) = &before.output.additional_context {
+                llm::append_system_text(&mut request, ctx);
             }
             let synthetic = before.output.llm_response.clone();
             let selection = self
@@ -415,7 +426,7 @@ impl Loop<'_> {
                             "Model response blocked by AfterModel hook: {}",
                             after.block_reason()
                         ))?;
-                        return Ok(ModelCall::Blocked);
+                        return Ok(feedback_or_blocked(&after));
                     }
                     if let Some(resp) = &after.output.llm_response {
                         llm::apply_hook_response(chunk, resp);
@@ -602,9 +613,21 @@ impl Loop<'_> {
     }
 }
 
+/// A refused model call: with jcli's `retry_feedback` the model is asked
+/// again with the feedback; otherwise the turn ends.
+fn feedback_or_blocked(o: &Outcome) -> ModelCall {
+    match &o.output.retry_feedback {
+        Some(fb) => ModelCall::Feedback(fb.clone()),
+        None => ModelCall::Blocked,
+    }
+}
+
 enum ModelCall {
     Answer(Vec<Value>),
+    /// The call was refused; the turn ends with no answer.
     Blocked,
+    /// The call was refused with feedback for the model: ask again with it.
+    Feedback(String),
     Stop(String),
 }
 
