@@ -26,6 +26,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod builtins;
 pub mod replay;
 
 use std::path::{Path, PathBuf};
@@ -38,7 +39,7 @@ pub use hookshot_core::{
 use hookshot_planner::{Mode, Planner, Target};
 pub use hookshot_registry::{Diagnostic, Registry, Skipped, Source, TrustPolicy, TrustStore};
 pub use hookshot_runner::RunnerConfig;
-use hookshot_runner::{RunEnv, Runner};
+use hookshot_runner::{HookInput, RunEnv, Runner};
 use serde_json::{Map, Value};
 
 /// Why a hook system could not be built.
@@ -50,6 +51,9 @@ pub enum Error {
     /// A matcher could not be compiled.
     #[error(transparent)]
     Matcher(#[from] hookshot_planner::Error),
+    /// A built-in hook could not start (e.g. its audit log cannot be opened).
+    #[error("built-in hooks: {0}")]
+    Builtin(std::io::Error),
 }
 
 /// How the hooks of one event run, whatever their definitions ask.
@@ -168,6 +172,7 @@ impl Builder {
 #[derive(Debug)]
 pub struct HookSystem {
     registry: Registry,
+    audit: Option<builtins::audit::AuditLog>,
     planner: Planner,
     runner: Runner,
     workdir: PathBuf,
@@ -197,12 +202,25 @@ impl HookSystem {
         strategy: Strategy,
         session_id: Option<String>,
     ) -> Result<HookSystem, Error> {
-        let planner = Planner::new(registry.hooks())?;
+        let builtins = builtins::from_settings(registry.builtins(), &workdir).map_err(Error::Builtin)?;
+        // Built-ins have the lowest precedence: they run first.
+        let hooks: Vec<Arc<HookDef>> = builtins
+            .hooks
+            .into_iter()
+            .map(Arc::new)
+            .chain(registry.hooks().iter().cloned())
+            .collect();
+        let planner = Planner::new(&hooks)?;
+        let mut runner = Runner::new(runner);
+        for (name, hook) in builtins.in_process {
+            runner.register(name, hook);
+        }
         let depth = std::env::var(DEPTH_VAR).ok().and_then(|d| d.parse().ok()).unwrap_or(0);
         Ok(HookSystem {
             registry,
+            audit: builtins.audit,
             planner,
-            runner: Runner::new(runner),
+            runner,
             workdir,
             session_id: session_id.unwrap_or_else(new_session_id),
             strategy,
@@ -279,8 +297,22 @@ impl HookSystem {
     /// common fields are filled in when missing. Dropping the returned future
     /// kills the hooks it started.
     pub async fn fire(&self, event: EventKind, mut input: Map<String, Value>) -> Outcome {
+        let start = std::time::Instant::now();
         self.complete_input(event, &mut input);
-        let plan = self.plan_for(event, &input);
+        let outcome = self.run_hooks(event, &mut input).await;
+        if let Some(audit) = &self.audit {
+            audit.record(
+                &self.session_id,
+                &input,
+                &outcome,
+                start.elapsed().as_secs_f64() * 1000.0,
+            );
+        }
+        outcome
+    }
+
+    async fn run_hooks(&self, event: EventKind, input: &mut Map<String, Value>) -> Outcome {
+        let plan = self.plan_for(event, input);
         if plan.hooks.is_empty() {
             return Outcome::empty(event);
         }
@@ -301,9 +333,18 @@ impl HookSystem {
         let records = if sequential {
             let mut records = Vec::with_capacity(plan.hooks.len());
             for hook in &plan.hooks {
-                let bytes = input_bytes(event, hook.dialect, &input);
-                let record = self.runner.run(hook, &bytes, &env).await;
-                hookshot_aggregator::chain(event, &mut input, &record.output);
+                let bytes = if hook.command().is_some() {
+                    input_bytes(event, hook.dialect, input)
+                } else {
+                    Vec::new()
+                };
+                let hi = HookInput {
+                    event,
+                    canonical: input,
+                    bytes: &bytes,
+                };
+                let record = self.runner.run(hook, hi, &env).await;
+                hookshot_aggregator::chain(event, input, &record.output);
                 let blocked = record.output.decision.is_block();
                 // continue:false ends everything; jcli's stop/skip and
                 // fail-fast end the chain at a block.
@@ -316,19 +357,28 @@ impl HookSystem {
             }
             records
         } else {
+            // Serialize once per dialect that has a process hook in the plan.
             let mut by_dialect: Vec<(Dialect, Vec<u8>)> = Vec::new();
-            for h in &plan.hooks {
+            for h in plan.hooks.iter().filter(|h| h.command().is_some()) {
                 if !by_dialect.iter().any(|(d, _)| *d == h.dialect) {
-                    by_dialect.push((h.dialect, input_bytes(event, h.dialect, &input)));
+                    by_dialect.push((h.dialect, input_bytes(event, h.dialect, input)));
                 }
             }
+            let canonical: &Map<String, Value> = input;
             let runs = plan.hooks.iter().map(|h| {
-                let bytes = &by_dialect
+                let bytes = by_dialect
                     .iter()
                     .find(|(d, _)| *d == h.dialect)
-                    .expect("serialized above")
-                    .1;
-                self.runner.run(h, bytes, &env)
+                    .map_or(&[][..], |(_, b)| b.as_slice());
+                self.runner.run(
+                    h,
+                    HookInput {
+                        event,
+                        canonical,
+                        bytes,
+                    },
+                    &env,
+                )
             });
             futures::future::join_all(runs).await
         };

@@ -103,6 +103,12 @@ pub enum HookAction {
         /// The command line, after environment expansion.
         command: String,
     },
+    /// A hook compiled into the process (built-ins, embedders' hooks),
+    /// looked up by name in the runner.
+    InProcess {
+        /// The registered name.
+        name: String,
+    },
 }
 
 /// What a failing hook (non-zero exit other than 2, timeout, crash) means.
@@ -156,6 +162,7 @@ impl HookDef {
         }
         match &self.action {
             HookAction::Command { command } => command,
+            HookAction::InProcess { name } => name,
         }
     }
 
@@ -163,6 +170,7 @@ impl HookDef {
     pub fn command(&self) -> Option<&str> {
         match &self.action {
             HookAction::Command { command } => Some(command),
+            HookAction::InProcess { .. } => None,
         }
     }
 }

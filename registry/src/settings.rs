@@ -102,7 +102,85 @@ const CLAUDE_ONLY_KEYS: &[&str] = &[
     "apiKeyHelper",
 ];
 
+/// The built-in hooks a settings file may enable.
+pub const BUILTINS: &[&str] = &["audit_log", "dangerous_confirmation", "security_scan"];
+
 impl Parser<'_> {
+    /// The `builtins` key: known names, and the options each accepts.
+    fn builtins(&mut self, m: &Map<String, Value>) {
+        for (name, cfg) in m {
+            let ptr = format!("/builtins/{}", escape_token(name));
+            let modes: &[&str] = match name.as_str() {
+                "audit_log" => &[],
+                "dangerous_confirmation" => &["ask", "deny"],
+                "security_scan" => &["redact", "block"],
+                _ => {
+                    let hint = did_you_mean(name, BUILTINS.iter().copied())
+                        .map(|s| format!("did you mean \"{s}\"?"))
+                        .unwrap_or_else(|| format!("known: {}", BUILTINS.join(", ")));
+                    self.key_error(&ptr, format!("unknown built-in hook \"{name}\"; {hint}"));
+                    continue;
+                }
+            };
+            let Some(cfg) = cfg.as_object() else {
+                if !cfg.is_boolean() {
+                    self.error(
+                        &ptr,
+                        format!("expected an options object (or true/false), found {}", kind_of(cfg)),
+                    );
+                }
+                continue;
+            };
+            if let Some(mode) = cfg.get("mode") {
+                match mode.as_str() {
+                    Some(m) if modes.contains(&m) => {}
+                    _ if modes.is_empty() => self.error(&format!("{ptr}/mode"), format!("{name} has no mode")),
+                    _ => self.error(
+                        &format!("{ptr}/mode"),
+                        format!(
+                            "{name} mode must be one of {}, found {}",
+                            modes.join(", "),
+                            describe(mode)
+                        ),
+                    ),
+                }
+            }
+            match cfg.get("path") {
+                Some(Value::String(_)) => {}
+                Some(other) => self.error(
+                    &format!("{ptr}/path"),
+                    format!("expected a file path, found {}", describe(other)),
+                ),
+                None if name == "audit_log" => self.error(
+                    &ptr,
+                    "missing \"path\": where to write the audit log (relative to the workdir)",
+                ),
+                None => {}
+            }
+            if let Some(p) = cfg.get("patterns") {
+                let pp = format!("{ptr}/patterns");
+                match p.as_array() {
+                    Some(items) => {
+                        for (i, item) in items.iter().enumerate() {
+                            match item.as_str().map(regex::Regex::new) {
+                                Some(Ok(_)) => {}
+                                Some(Err(e)) => self.error(
+                                    &format!("{pp}/{i}"),
+                                    format!("invalid regex: {}", e.to_string().lines().last().unwrap_or("").trim()),
+                                ),
+                                None => self.error(
+                                    &format!("{pp}/{i}"),
+                                    format!("expected a regex, found {}", kind_of(item)),
+                                ),
+                            }
+                        }
+                    }
+                    None => self.error(&pp, format!("expected a list of regexes, found {}", kind_of(p))),
+                }
+            }
+        }
+    }
+
     fn at(&self, pointer: &str, key: bool) -> Provenance {
         let (line, column) = if key {
             self.positions.key(pointer)
@@ -148,7 +226,10 @@ impl Parser<'_> {
         };
         if let Some(b) = top.get("builtins") {
             match b.as_object() {
-                Some(m) => self.out.builtins = Some(m.clone()),
+                Some(m) => {
+                    self.builtins(m);
+                    self.out.builtins = Some(m.clone());
+                }
                 None => self.error(
                     "/builtins",
                     format!("expected an object of built-in hooks, found {}", kind_of(b)),

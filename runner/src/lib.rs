@@ -10,14 +10,17 @@
 //! to release the pipes and are then killed with the group. Dropping the
 //! future (cancelling the event) kills the group too.
 
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hookshot_core::{Captured, Exit, HookAction, HookDef, HookRecord};
+use hookshot_core::{Captured, EventKind, Exit, HookAction, HookDef, HookOutput, HookRecord};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
+use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command;
 use tokio::sync::{Semaphore, watch};
@@ -60,11 +63,32 @@ pub struct RunEnv {
     pub vars: Vec<(String, String)>,
 }
 
+/// A hook compiled into the process: same input and output as a command
+/// hook, called directly. Synchronous on purpose: in-process hooks are
+/// checks over the input, and a plain call costs no allocation or task.
+pub trait Hook: Send + Sync + std::fmt::Debug {
+    /// Answers one event; `input` has the canonical (gemini) field names.
+    fn call(&self, event: EventKind, input: &Map<String, Value>) -> HookOutput;
+}
+
+/// What one hook run receives: the canonical input, and its bytes as the
+/// hook's dialect expects them (for process hooks).
+#[derive(Debug, Clone, Copy)]
+pub struct HookInput<'a> {
+    /// The event.
+    pub event: EventKind,
+    /// Canonical input, for in-process hooks.
+    pub canonical: &'a Map<String, Value>,
+    /// Serialized input for a process hook's stdin.
+    pub bytes: &'a [u8],
+}
+
 /// Runs hooks.
 #[derive(Debug, Clone)]
 pub struct Runner {
     config: Arc<RunnerConfig>,
     permits: Arc<Semaphore>,
+    in_process: Arc<HashMap<String, Arc<dyn Hook>>>,
 }
 
 impl Default for Runner {
@@ -121,7 +145,14 @@ impl Runner {
         Runner {
             config: Arc::new(config),
             permits,
+            in_process: Arc::new(HashMap::new()),
         }
+    }
+
+    /// Registers an in-process hook under `name` (what
+    /// [`HookAction::InProcess`] refers to).
+    pub fn register(&mut self, name: impl Into<String>, hook: Arc<dyn Hook>) {
+        Arc::make_mut(&mut self.in_process).insert(name.into(), hook);
     }
 
     /// The configuration.
@@ -129,16 +160,54 @@ impl Runner {
         &self.config
     }
 
-    /// Runs `hook` with `input` on stdin and interprets the result, retrying
-    /// failed runs as the hook's `retry` asks (with exponential backoff).
-    pub async fn run(&self, hook: &Arc<HookDef>, input: &[u8], env: &RunEnv) -> HookRecord {
+    /// Calls an in-process hook; a panic is the hook's failure, not ours.
+    fn run_in_process(&self, hook: &Arc<HookDef>, name: &str, input: HookInput<'_>) -> HookRecord {
+        let start = Instant::now();
+        let result = match self.in_process.get(name) {
+            Some(h) => {
+                std::panic::catch_unwind(AssertUnwindSafe(|| h.call(input.event, input.canonical))).map_err(|p| {
+                    let msg = p
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| p.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "unknown panic".into());
+                    format!("panicked: {msg}")
+                })
+            }
+            None => Err(format!("is not registered (no in-process hook named \"{name}\")")),
+        };
+        let captured = Captured {
+            duration: start.elapsed(),
+            ..Captured::default()
+        };
+        match result {
+            Ok(output) => HookRecord {
+                hook: Arc::clone(hook),
+                captured,
+                output,
+                failure: None,
+            },
+            Err(failure) => HookRecord {
+                hook: Arc::clone(hook),
+                captured,
+                output: HookOutput::default(),
+                failure: Some(failure),
+            },
+        }
+    }
+
+    /// Runs `hook` and interprets the result, retrying failed runs as the
+    /// hook's `retry` asks (with exponential backoff).
+    pub async fn run(&self, hook: &Arc<HookDef>, input: HookInput<'_>, env: &RunEnv) -> HookRecord {
+        let command = match &hook.action {
+            HookAction::InProcess { name } => return self.run_in_process(hook, name, input),
+            HookAction::Command { command } => command,
+        };
         let mut attempt = 0;
         loop {
             let captured = {
                 let _permit = self.permits.acquire().await.ok();
-                match &hook.action {
-                    HookAction::Command { command } => self.run_command(command, hook.timeout, input, env).await,
-                }
+                self.run_command(command, hook.timeout, input.bytes, env).await
             };
             let record = HookRecord::interpret(Arc::clone(hook), captured);
             if record.failure.is_none() || attempt >= hook.retry {

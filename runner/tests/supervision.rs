@@ -159,3 +159,52 @@ async fn dropping_the_future_kills_the_group() {
         "hook {pid} survived cancellation"
     );
 }
+
+#[derive(Debug)]
+struct Panics;
+
+impl hookshot_runner::Hook for Panics {
+    fn call(
+        &self,
+        _: hookshot_core::EventKind,
+        _: &serde_json::Map<String, serde_json::Value>,
+    ) -> hookshot_core::HookOutput {
+        panic!("boom")
+    }
+}
+
+#[tokio::test]
+async fn in_process_panic_is_the_hooks_failure() {
+    use std::sync::Arc;
+
+    use hookshot_core::*;
+    let mut r = Runner::default();
+    r.register("panics", Arc::new(Panics));
+    let def = |name: &str| {
+        Arc::new(HookDef {
+            identity: name.into(),
+            name: Some(name.into()),
+            event: EventKind::BeforeTool,
+            dialect: Dialect::Gemini,
+            matcher: MatcherSpec::Any,
+            model_prefix: None,
+            action: HookAction::InProcess { name: name.into() },
+            timeout: Duration::from_secs(1),
+            sequential: false,
+            fail: FailPolicy::Open,
+            retry: 0,
+            source: SourceKind::Builtin,
+            provenance: Provenance::default(),
+        })
+    };
+    let input = serde_json::Map::new();
+    let hi = hookshot_runner::HookInput {
+        event: EventKind::BeforeTool,
+        canonical: &input,
+        bytes: b"",
+    };
+    let rec = r.run(&def("panics"), hi, &env()).await;
+    assert_eq!(rec.failure.as_deref(), Some("panicked: boom"));
+    let rec = r.run(&def("missing"), hi, &env()).await;
+    assert!(rec.failure.unwrap().contains("not registered"));
+}
