@@ -28,6 +28,7 @@
 
 pub mod builtins;
 pub mod replay;
+pub mod serve;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -241,6 +242,33 @@ impl HookSystem {
     /// The session id hooks see.
     pub fn session_id(&self) -> &str {
         &self.session_id
+    }
+
+    /// Every defined hook, as `hookshot list` and the sidecar's `list` show
+    /// it: event, name, matcher, source, dialect, where it is written, its
+    /// precedence (run order; none when it does not run) and its state
+    /// (`active`, `untrusted`, `disabled`).
+    pub fn describe_hooks(&self) -> Value {
+        let reg = &self.registry;
+        let active = reg.hooks().iter().enumerate().map(|(i, h)| (h, Some(i), "active"));
+        let skipped = reg.skipped().iter().map(|(h, why)| {
+            let state = match why {
+                Skipped::Untrusted => "untrusted",
+                Skipped::Disabled => "disabled",
+            };
+            (h, None, state)
+        });
+        Value::Array(
+            active
+                .chain(skipped)
+                .map(|(h, precedence, state)| {
+                    serde_json::json!({"event": h.event, "name": h.label(), "command": h.command(),
+                        "matcher": h.matcher, "source": h.source, "dialect": h.dialect,
+                        "at": h.provenance.to_string(), "precedence": precedence, "sequential": h.sequential,
+                        "timeout_ms": h.timeout.as_millis() as u64, "state": state})
+                })
+                .collect(),
+        )
     }
 
     /// Whether any hook is registered for `event`.

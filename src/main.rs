@@ -87,6 +87,16 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Serve JSON-RPC 2.0 on stdin/stdout (and a Unix socket): fire, list, shutdown.
+    Serve {
+        #[command(flatten)]
+        sources: Sources,
+        /// Also listen on this Unix socket.
+        #[arg(long, value_name = "PATH")]
+        socket: Option<PathBuf>,
+    },
+    /// Print the JSON Schema of the settings format (for editor completion).
+    Schema,
     /// Trust the project's current hook settings (after showing them).
     Trust {
         /// The project (default: the current directory).
@@ -142,7 +152,11 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match runtime.block_on(run(cli.command)) {
+    let result = runtime.block_on(run(cli.command));
+    // A read of stdin may still be parked on a blocking thread (serve after
+    // shutdown); do not wait for it.
+    runtime.shutdown_background();
+    match result {
         Ok(code) => ExitCode::from(code),
         Err(fail) => {
             match fail {
@@ -308,6 +322,20 @@ async fn run(command: Command) -> Result<u8, Fail> {
             }
         }
         Command::Validate { files } => validate(&files),
+        Command::Serve { sources, socket } => {
+            let hooks = build(&sources)?;
+            hookshot::serve::serve(hooks, socket)
+                .await
+                .map_err(|e| Fail::Usage(format!("serve: {e}")))?;
+            Ok(0)
+        }
+        Command::Schema => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&hookshot_registry::schema()).unwrap_or_default()
+            );
+            Ok(0)
+        }
         Command::List { sources, json } => {
             let hooks = build(&sources)?;
             list(&hooks, json);
@@ -356,27 +384,8 @@ fn validate(files: &[PathBuf]) -> Result<u8, Fail> {
 }
 
 fn list(hooks: &HookSystem, as_json: bool) {
-    let reg = hooks.registry();
-    let mut rows: Vec<Value> = Vec::new();
-    for (i, h) in reg.hooks().iter().enumerate() {
-        rows.push(
-            json!({"event": h.event, "name": h.label(), "matcher": h.matcher, "source": h.source,
-            "at": h.provenance.to_string(), "precedence": i, "sequential": h.sequential,
-            "timeout_ms": h.timeout.as_millis() as u64, "dialect": h.dialect, "state": "active"}),
-        );
-    }
-    for (h, why) in reg.skipped() {
-        let state = if *why == hookshot::Skipped::Untrusted {
-            "untrusted"
-        } else {
-            "disabled"
-        };
-        rows.push(
-            json!({"event": h.event, "name": h.label(), "matcher": h.matcher, "source": h.source,
-            "at": h.provenance.to_string(), "precedence": null, "sequential": h.sequential,
-            "timeout_ms": h.timeout.as_millis() as u64, "dialect": h.dialect, "state": state}),
-        );
-    }
+    let described = hooks.describe_hooks();
+    let rows = described.as_array().cloned().unwrap_or_default();
     if as_json {
         println!("{}", Value::Array(rows));
         return;

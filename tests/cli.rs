@@ -207,3 +207,37 @@ fn recursion_through_hookshot_itself_is_stopped() {
     assert!(t.elapsed() < Duration::from_secs(15));
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+#[test]
+fn multiplexer_mode_answers_claude_code_in_its_own_words() {
+    // Claude Code runs `hookshot fire PreToolUse` as its only hook and pipes
+    // this JSON in; hookshot runs its own hooks and builtins.
+    let dir = tempfile::tempdir().unwrap();
+    let settings = json!({
+        "builtins": {"dangerous_confirmation": {"mode": "deny"}},
+        "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "cat > seen.json", "timeout": 5}]}]}
+    });
+    std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
+    let claude_input = json!({
+        "session_id": "abc123",
+        "transcript_path": "/home/u/.claude/projects/p/abc123.jsonl",
+        "cwd": dir.path(),
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "git push --force origin main", "description": "Publish"},
+        "tool_use_id": "toolu_01"
+    });
+    let o = fire(dir.path(), "PreToolUse", &claude_input);
+    assert_eq!(o.status.code(), Some(2));
+    let out = stdout_json(&o);
+    assert_eq!(out["hookSpecificOutput"]["hookEventName"], "PreToolUse");
+    assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("git push --force"));
+    // The user's own hook saw Claude's input unchanged.
+    let seen: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("seen.json")).unwrap()).unwrap();
+    assert_eq!(seen["session_id"], "abc123");
+    assert_eq!(seen["tool_use_id"], "toolu_01");
+    assert_eq!(seen["hook_event_name"], "PreToolUse");
+}

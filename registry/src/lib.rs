@@ -14,6 +14,7 @@
 
 mod error;
 mod position;
+mod schema;
 mod settings;
 mod trust;
 mod yaml;
@@ -26,7 +27,8 @@ use serde_json::{Map, Value};
 
 pub use error::{Diagnostic, Error};
 pub use position::Positions;
-pub use settings::{SettingsFile, compile_matcher, parse};
+pub use schema::schema;
+pub use settings::{BUILTINS, SettingsFile, compile_matcher, parse};
 pub use trust::TrustStore;
 
 /// One settings file to read, and the kind of source it is.

@@ -1,0 +1,147 @@
+//! The JSON Schema of the settings format (`hookshot schema`), for editor
+//! completion and checks. Event names come from the event table in core, so
+//! the schema cannot drift from what the parser accepts.
+//!
+//! Written by hand rather than derived with schemars: the parser reads
+//! positioned JSON values (to name line and column), not serde structs, so
+//! there is no type to derive from.
+
+use hookshot_core::{Dialect, EventKind};
+use serde_json::{Map, Value, json};
+
+use crate::settings::BUILTINS;
+
+fn names(dialects: &[Dialect]) -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = EventKind::ALL
+        .iter()
+        .flat_map(|e| dialects.iter().filter_map(move |d| e.name_in(*d)))
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// The schema.
+pub fn schema() -> Value {
+    let mut hook_events = Map::new();
+    for n in names(&Dialect::ALL) {
+        hook_events.insert(
+            n.into(),
+            json!({"type": "array", "items": {"$ref": "#/$defs/matcherGroup"}}),
+        );
+    }
+    let mut jcli_events = Map::new();
+    for n in names(&[Dialect::Jcli]) {
+        jcli_events.insert(
+            n.into(),
+            json!({"type": "array", "items": {"$ref": "#/$defs/jcliHook"}}),
+        );
+    }
+    let mut properties = json!({
+        "hooksConfig": {
+            "description": "gemini-cli: turn hooks on or off, and disable hooks by name or command.",
+            "type": "object",
+            "properties": {
+                "enabled": {"type": "boolean"},
+                "disabled": {"type": "array", "items": {"type": "string"}}
+            }
+        },
+        "disableAllHooks": {"description": "Claude Code: turn every hook off.", "type": "boolean"},
+        "hooks": {
+            "description": "Event name (any dialect) -> matcher groups.",
+            "type": "object",
+            "properties": hook_events,
+            "additionalProperties": false
+        },
+        "builtins": {
+            "description": "Built-in hooks to enable.",
+            "type": "object",
+            "properties": {
+                "audit_log": {"type": "object", "required": ["path"], "properties": {
+                    "path": {"type": "string", "description": "JSON Lines file, relative to the workdir"},
+                    "max_bytes": {"type": "integer", "minimum": 1},
+                    "keep": {"type": "integer", "minimum": 0},
+                    "enabled": {"type": "boolean"}}},
+                "dangerous_confirmation": {"type": "object", "properties": {
+                    "mode": {"enum": ["ask", "deny"]},
+                    "patterns": {"type": "array", "items": {"type": "string", "format": "regex"}},
+                    "enabled": {"type": "boolean"}}},
+                "security_scan": {"type": "object", "properties": {
+                    "mode": {"enum": ["redact", "block"]},
+                    "enabled": {"type": "boolean"}}}
+            },
+            "propertyNames": {"enum": BUILTINS}
+        }
+    });
+    if let Some(p) = properties.as_object_mut() {
+        p.extend(jcli_events);
+    }
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "hookshot settings",
+        "description": "gemini-cli and Claude Code settings.json hooks, jcli hooks.yaml events at the top level, and hookshot's builtins. Other keys of an agent's settings file are allowed and ignored.",
+        "type": "object",
+        "properties": properties,
+        "$defs": {
+            "matcherGroup": {
+                "type": "object",
+                "properties": {
+                    "matcher": {"type": "string", "description": "Tool name, A|B list or regex (gemini: unanchored regex; Claude: exact names, else full-match regex); for session events the trigger."},
+                    "sequential": {"type": "boolean"},
+                    "description": {"type": "string"},
+                    "hooks": {"type": "array", "items": {"$ref": "#/$defs/commandHook"}}
+                },
+                "required": ["hooks"],
+                "additionalProperties": false
+            },
+            "commandHook": {
+                "type": "object",
+                "properties": {
+                    "type": {"const": "command"},
+                    "command": {"type": "string", "minLength": 1},
+                    "name": {"type": "string"},
+                    "description": {"type": "string"},
+                    "timeout": {"type": "number", "exclusiveMinimum": 0, "description": "gemini: milliseconds (default 60000); Claude: seconds (default 600)"},
+                    "enabled": {"type": "boolean"},
+                    "fail": {"enum": ["open", "closed"]},
+                    "retry": {"type": "integer", "minimum": 0, "maximum": 10}
+                },
+                "required": ["type", "command"]
+            },
+            "jcliHook": {
+                "type": "object",
+                "properties": {
+                    "type": {"enum": ["bash", "llm"]},
+                    "command": {"type": "string", "minLength": 1},
+                    "prompt": {"type": "string"},
+                    "model": {"type": "string"},
+                    "timeout": {"type": "number", "exclusiveMinimum": 0, "description": "seconds (default 10)"},
+                    "on_error": {"enum": ["skip", "abort"]},
+                    "retry": {"type": "integer", "minimum": 0, "maximum": 10},
+                    "name": {"type": "string"},
+                    "filter": {"type": "object", "properties": {
+                        "tool_name": {"type": "string"},
+                        "tool_matcher": {"type": "string"},
+                        "model_prefix": {"type": "string"}}, "additionalProperties": false}
+                },
+                "additionalProperties": false
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_event_name_is_in_the_schema() {
+        let s = schema();
+        for name in EventKind::all_names() {
+            let in_hooks = s["properties"]["hooks"]["properties"].get(name).is_some();
+            assert!(in_hooks, "{name} missing");
+        }
+        assert!(s["properties"].get("pre_tool_execution").is_some());
+        assert_eq!(s["properties"]["builtins"]["propertyNames"]["enum"], json!(BUILTINS));
+    }
+}
