@@ -145,7 +145,9 @@ impl From<hookshot::Error> for Fail {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.log_format);
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    // Hook work is waiting on child processes and pipes: one thread drives it
+    // all, without waking worker threads for every pipe read.
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(r) => r,
         Err(e) => {
             eprintln!("hookshot: cannot start the runtime: {e}");

@@ -1,15 +1,22 @@
 //! hookshot planner: which hooks run for an event, and how.
 //!
-//! All matchers of an event are compiled once into sets: a hash map from
-//! exact names to hooks, and one [`RegexSet`] for every regex matcher
-//! (gemini's unanchored ones and Claude's full-match ones, anchored at
-//! compile time). Planning an event is one hash lookup and one pass of the
-//! regex set, however many hooks are registered, then a sort of the few hooks
-//! that matched back into precedence order.
+//! All matchers of an event are compiled once into sets. Regex matchers
+//! that are really literals (`write_file`, `Edit|Write`, `^mcp__srv1__.*`)
+//! become exact, prefix, suffix or substring probes ([`classify`]); exact
+//! names, prefixes and suffixes are hash-map lookups, substrings one
+//! Aho-Corasick automaton, and only genuine regexes (gemini's unanchored
+//! ones and Claude's full-match ones, anchored at compile time) go into one
+//! [`RegexSet`]. Planning an event costs a few lookups and one pass of each
+//! automaton over the target name, however many hooks are registered, then
+//! a sort of the few hooks that matched back into precedence order.
+
+mod classify;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use aho_corasick::AhoCorasick;
+use classify::Probe;
 use hookshot_core::{EventKind, HookDef, MatchTarget, MatcherSpec};
 use regex::RegexSet;
 
@@ -52,15 +59,88 @@ pub struct Error {
     pub message: String,
 }
 
+/// Literal probes keyed by their text, with the distinct key lengths (so a
+/// target is probed only at lengths some key has).
+#[derive(Debug, Default)]
+struct Affixes {
+    keys: HashMap<String, Vec<u32>>,
+    lens: Vec<usize>,
+}
+
+impl Affixes {
+    fn add(&mut self, key: String, id: u32) {
+        if !self.lens.contains(&key.len()) {
+            self.lens.push(key.len());
+        }
+        push_id(self.keys.entry(key).or_default(), id);
+    }
+
+    fn probe(&self, name: &str, prefix: bool, ids: &mut Vec<u32>) {
+        for &l in &self.lens {
+            if l > name.len() {
+                continue;
+            }
+            let at = if prefix { l } else { name.len() - l };
+            if !name.is_char_boundary(at) {
+                continue;
+            }
+            let part = if prefix { &name[..at] } else { &name[at..] };
+            if let Some(v) = self.keys.get(part) {
+                ids.extend_from_slice(v);
+            }
+        }
+    }
+}
+
+fn push_id(ids: &mut Vec<u32>, id: u32) {
+    if ids.last() != Some(&id) {
+        ids.push(id);
+    }
+}
+
 #[derive(Debug, Default)]
 struct EventIndex {
     /// Hooks that match every target (or whose event ignores matchers).
     any: Vec<u32>,
     exact: HashMap<String, Vec<u32>>,
+    prefix: Affixes,
+    suffix: Affixes,
+    /// Substring probes: one automaton, and the hooks of each pattern.
+    contains: Option<AhoCorasick>,
+    contains_hooks: Vec<Vec<u32>>,
     regex: Option<RegexSet>,
     /// For pattern `i` of `regex`, the hook it belongs to.
     regex_hooks: Vec<u32>,
     has_model_filter: bool,
+}
+
+/// An event's matchers while they are being collected.
+#[derive(Debug, Default)]
+struct Collecting {
+    idx: EventIndex,
+    contains: Vec<(String, Vec<u32>)>,
+    patterns: Vec<String>,
+}
+
+impl Collecting {
+    fn probe(&mut self, probe: Probe, id: u32) {
+        let idx = &mut self.idx;
+        match probe {
+            Probe::Any => push_id(&mut idx.any, id),
+            Probe::Exact(s) => push_id(idx.exact.entry(s).or_default(), id),
+            Probe::Prefix(s) => idx.prefix.add(s, id),
+            Probe::Suffix(s) => idx.suffix.add(s, id),
+            Probe::Contains(s) => match self.contains.iter_mut().find(|(k, _)| *k == s) {
+                Some((_, ids)) => push_id(ids, id),
+                None => self.contains.push((s, vec![id])),
+            },
+        }
+    }
+
+    fn regex(&mut self, pattern: String, id: u32) {
+        self.patterns.push(pattern);
+        self.idx.regex_hooks.push(id);
+    }
 }
 
 /// Compiled matchers of one registry snapshot.
@@ -73,42 +153,44 @@ pub struct Planner {
 impl Planner {
     /// Compiles the matchers of `hooks` (given in precedence order).
     pub fn new(hooks: &[Arc<HookDef>]) -> Result<Planner, Error> {
-        let mut events: HashMap<EventKind, (EventIndex, Vec<String>)> = HashMap::new();
+        let mut events: HashMap<EventKind, Collecting> = HashMap::new();
         for (i, h) in hooks.iter().enumerate() {
             let id = i as u32;
-            let (idx, patterns) = events.entry(h.event).or_default();
-            idx.has_model_filter |= h.model_prefix.is_some();
+            let c = events.entry(h.event).or_default();
+            c.idx.has_model_filter |= h.model_prefix.is_some();
             let spec = if h.event.match_target() == MatchTarget::None {
                 &MatcherSpec::Any
             } else {
                 &h.matcher
             };
             match spec {
-                MatcherSpec::Any => idx.any.push(id),
+                MatcherSpec::Any => c.probe(Probe::Any, id),
                 MatcherSpec::Exact(names) => {
                     for n in names {
-                        let ids = idx.exact.entry(n.clone()).or_default();
-                        if ids.last() != Some(&id) {
-                            ids.push(id);
-                        }
+                        c.probe(Probe::Exact(n.clone()), id);
                     }
                 }
-                MatcherSpec::Regex(p) => {
-                    patterns.push(p.clone());
-                    idx.regex_hooks.push(id);
-                }
-                MatcherSpec::FullRegex(p) => {
-                    patterns.push(format!("^(?:{p})$"));
-                    idx.regex_hooks.push(id);
+                MatcherSpec::Regex(p) | MatcherSpec::FullRegex(p) => {
+                    let full = matches!(spec, MatcherSpec::FullRegex(_));
+                    match classify::probes(p, full) {
+                        Some(probes) => probes.into_iter().for_each(|pr| c.probe(pr, id)),
+                        None if full => c.regex(format!("^(?:{p})$"), id),
+                        None => c.regex(p.clone(), id),
+                    }
                 }
             }
         }
         let mut out = HashMap::with_capacity(events.len());
-        for (event, (mut idx, patterns)) in events {
-            if !patterns.is_empty() {
-                let set = RegexSet::new(&patterns).map_err(|e| {
+        for (event, c) in events {
+            let mut idx = c.idx;
+            if !c.patterns.is_empty() {
+                let set = RegexSet::new(&c.patterns).map_err(|e| {
                     // Name the first pattern that fails on its own.
-                    let bad = patterns.iter().position(|p| regex::Regex::new(p).is_err()).unwrap_or(0);
+                    let bad = c
+                        .patterns
+                        .iter()
+                        .position(|p| regex::Regex::new(p).is_err())
+                        .unwrap_or(0);
                     let h = &hooks[idx.regex_hooks[bad] as usize];
                     Error {
                         hook: h.label().to_string(),
@@ -117,6 +199,15 @@ impl Planner {
                     }
                 })?;
                 idx.regex = Some(set);
+            }
+            if !c.contains.is_empty() {
+                let ac = AhoCorasick::new(c.contains.iter().map(|(k, _)| k.as_str())).map_err(|e| Error {
+                    hook: String::from("(substring matchers)"),
+                    provenance: event.to_string(),
+                    message: e.to_string(),
+                })?;
+                idx.contains = Some(ac);
+                idx.contains_hooks = c.contains.into_iter().map(|(_, ids)| ids).collect();
             }
             out.insert(event, idx);
         }
@@ -154,6 +245,13 @@ impl Planner {
         let mut ids: Vec<u32> = idx.any.clone();
         if let Some(v) = idx.exact.get(name) {
             ids.extend_from_slice(v);
+        }
+        idx.prefix.probe(name, true, &mut ids);
+        idx.suffix.probe(name, false, &mut ids);
+        if let Some(ac) = &idx.contains {
+            for m in ac.find_overlapping_iter(name) {
+                ids.extend_from_slice(&idx.contains_hooks[m.pattern().as_usize()]);
+            }
         }
         if let Some(set) = &idx.regex {
             ids.extend(set.matches(name).iter().map(|p| idx.regex_hooks[p]));

@@ -147,10 +147,40 @@ fn matcher() -> impl Strategy<Value = MatcherSpec> {
         Just(MatcherSpec::Any),
         prop::collection::vec(name.clone(), 1..3)
             .prop_map(|v| MatcherSpec::Exact(v.into_iter().map(String::from).collect())),
-        prop::sample::select(vec!["file", "^read", "e$", "mcp__s\\d+__.*", "B|W", "x"])
-            .prop_map(|p| MatcherSpec::Regex(p.into())),
-        prop::sample::select(vec!["read_.*", "Write|Bash", "mcp__.*", "l."])
-            .prop_map(|p| MatcherSpec::FullRegex(p.into())),
+        // Literal forms (probes) and real regexes, mixed.
+        prop::sample::select(vec![
+            "file",
+            "^read",
+            "e$",
+            "mcp__s\\d+__.*",
+            "B|W",
+            "x",
+            "^write_.*",
+            "read_file|^mcp__s1__.*",
+            "^ls$",
+            ".*_file",
+            "^.*ite",
+            "_t$|^B",
+            "",
+            "^",
+            ".*",
+            "fi(le)",
+            "[rw]",
+            "ri\\.?te",
+            "^$",
+        ])
+        .prop_map(|p| MatcherSpec::Regex(p.into())),
+        prop::sample::select(vec![
+            "read_.*",
+            "Write|Bash",
+            "mcp__.*",
+            "l.",
+            ".*file",
+            "ls|.*__t",
+            "Bash|mcp__s\\d__.*",
+            "re.*_f.*",
+        ])
+        .prop_map(|p| MatcherSpec::FullRegex(p.into())),
     ]
 }
 
@@ -160,7 +190,9 @@ proptest! {
         defs in prop::collection::vec(
             (prop::sample::select(vec![EventKind::BeforeTool, EventKind::AfterTool, EventKind::BeforeAgent]),
              matcher(), 0usize..6, any::<bool>()), 0..40),
-        target in prop::sample::select(vec!["read_file", "write_file", "Bash", "Write", "mcp__s1__t", "ls", ""]),
+        target in prop::sample::select(vec!["read_file", "write_file", "Bash", "Write", "mcp__s1__t", "ls", "", "mcp__s12__t", "fi", "é_file",
+            // Literals in the middle: tell prefixes, suffixes and substrings apart.
+            "unread_file", "xmcp__s1__t", "aBash", "ls_x", "file_x", "the_write_file", "Writes"]),
         event in prop::sample::select(vec![EventKind::BeforeTool, EventKind::AfterTool, EventKind::BeforeAgent]),
     ) {
         let hooks: Vec<Arc<HookDef>> = defs.into_iter().enumerate()
