@@ -54,6 +54,95 @@ impl Default for RunnerConfig {
     }
 }
 
+/// Words that only a shell understands: a command starting with one of them
+/// must go through the shell even without shell syntax.
+const SHELL_WORDS: &[&str] = &[
+    "exit",
+    "cd",
+    "export",
+    "source",
+    ".",
+    "set",
+    "unset",
+    "read",
+    "eval",
+    "exec",
+    "return",
+    "shift",
+    "trap",
+    "ulimit",
+    "umask",
+    "wait",
+    "alias",
+    "declare",
+    "typeset",
+    "local",
+    "let",
+    "readonly",
+    "builtin",
+    "command",
+    "type",
+    "hash",
+    "times",
+    "shopt",
+    "enable",
+    "history",
+    "jobs",
+    "fg",
+    "bg",
+    "disown",
+    "pushd",
+    "popd",
+    "dirs",
+    "caller",
+    "compgen",
+    "complete",
+    "getopts",
+    "mapfile",
+    "readarray",
+    "suspend",
+    "logout",
+    "if",
+    "then",
+    "else",
+    "elif",
+    "fi",
+    "while",
+    "until",
+    "for",
+    "do",
+    "done",
+    "case",
+    "esac",
+    "function",
+    "select",
+    "time",
+    "coproc",
+    "[[",
+    "!",
+    "{",
+    "}",
+];
+
+/// The argument vector of a command that needs no shell: no quoting,
+/// expansion, redirection, globbing, control operators or assignments, and
+/// not a shell builtin. Running it directly saves a shell start-up per hook.
+pub fn direct_argv(command: &str) -> Option<Vec<&str>> {
+    const SPECIAL: &[char] = &[
+        '$', '\'', '"', '\\', '`', '|', '&', ';', '<', '>', '(', ')', '{', '}', '*', '?', '[', ']', '~', '#', '\n',
+        '\r',
+    ];
+    if command.contains(SPECIAL) {
+        return None;
+    }
+    let argv: Vec<&str> = command.split_ascii_whitespace().collect();
+    match argv.first() {
+        // `NAME=value cmd` is an assignment, which only the shell performs.
+        Some(first) if !SHELL_WORDS.contains(first) && !first.contains('=') => Some(argv),
+        _ => None,
+    }
+}
+
 /// Where and with what environment hooks run.
 #[derive(Debug, Clone, Default)]
 pub struct RunEnv {
@@ -222,10 +311,20 @@ impl Runner {
     pub async fn run_command(&self, command: &str, timeout: Duration, input: &[u8], env: &RunEnv) -> Captured {
         let cfg = &self.config;
         let start = Instant::now();
-        let mut cmd = Command::new(&cfg.shell[0]);
-        cmd.args(&cfg.shell[1..])
-            .arg(command)
-            .current_dir(&env.cwd)
+        let default_shell = cfg.shell.len() == 2 && cfg.shell[0] == "bash" && cfg.shell[1] == "-c";
+        let mut cmd = match direct_argv(command).filter(|_| default_shell) {
+            Some(argv) => {
+                let mut c = Command::new(argv[0]);
+                c.args(&argv[1..]);
+                c
+            }
+            None => {
+                let mut c = Command::new(&cfg.shell[0]);
+                c.args(&cfg.shell[1..]).arg(command);
+                c
+            }
+        };
+        cmd.current_dir(&env.cwd)
             .envs(env.vars.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -237,7 +336,7 @@ impl Runner {
             Err(e) => {
                 return Captured {
                     exit: Exit {
-                        spawn_error: Some(format!("{}: {e}", cfg.shell[0])),
+                        spawn_error: Some(format!("{command}: {e}")),
                         ..Exit::default()
                     },
                     duration: start.elapsed(),

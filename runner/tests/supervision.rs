@@ -208,3 +208,44 @@ async fn in_process_panic_is_the_hooks_failure() {
     let rec = r.run(&def("missing"), hi, &env()).await;
     assert!(rec.failure.unwrap().contains("not registered"));
 }
+
+#[test]
+fn only_plain_commands_skip_the_shell() {
+    use hookshot_runner::direct_argv;
+    assert_eq!(
+        direct_argv("python3 .hooks/a.py --flag=1"),
+        Some(vec!["python3", ".hooks/a.py", "--flag=1"])
+    );
+    assert_eq!(direct_argv("printf %s hello"), Some(vec!["printf", "%s", "hello"]));
+    for needs_shell in [
+        "exit 2",
+        "cd x",
+        "echo $HOME",
+        "cat > out",
+        "a && b",
+        "python3 'a b.py'",
+        "FOO=1 run",
+        "ls *.txt",
+        "echo ~",
+        "",
+    ] {
+        assert_eq!(direct_argv(needs_shell), None, "{needs_shell}");
+    }
+}
+
+#[tokio::test]
+async fn direct_and_shell_runs_agree() {
+    let r = Runner::default();
+    let direct = r
+        .run_command("printf %s hello", Duration::from_secs(5), b"", &env())
+        .await;
+    let shell = r
+        .run_command("printf %s hello; true", Duration::from_secs(5), b"", &env())
+        .await;
+    assert_eq!((direct.stdout.as_str(), direct.exit.code), ("hello", Some(0)));
+    assert_eq!((shell.stdout.as_str(), shell.exit.code), ("hello", Some(0)));
+    let missing = r
+        .run_command("no-such-hook-binary-xyz", Duration::from_secs(5), b"", &env())
+        .await;
+    assert!(missing.exit.spawn_error.unwrap().contains("no-such-hook-binary-xyz"));
+}
