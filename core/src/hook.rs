@@ -109,6 +109,30 @@ pub enum HookAction {
         /// The registered name.
         name: String,
     },
+    /// A long-running process spoken to with JSON-RPC 2.0 over stdio, one
+    /// message per line (picoclaw's process hooks); started once, shared by
+    /// every hook definition that names it.
+    Persistent {
+        /// The process.
+        process: ProcessSpec,
+        /// An observer: sent a notification, no answer awaited.
+        observe: bool,
+    },
+}
+
+/// How to start a persistent hook process.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct ProcessSpec {
+    /// Its name (from the settings), which identifies the process.
+    pub name: String,
+    /// The program and its arguments (no shell).
+    pub argv: Vec<String>,
+    /// Working directory, relative to the project directory if relative.
+    pub dir: Option<PathBuf>,
+    /// Extra environment.
+    pub env: Vec<(String, String)>,
+    /// What it said it can do (`hook.hello` modes sent to it).
+    pub modes: Vec<String>,
 }
 
 /// What a failing hook (non-zero exit other than 2, timeout, crash) means.
@@ -163,6 +187,7 @@ impl HookDef {
         match &self.action {
             HookAction::Command { command } => command,
             HookAction::InProcess { name } => name,
+            HookAction::Persistent { process, .. } => &process.name,
         }
     }
 
@@ -170,7 +195,7 @@ impl HookDef {
     pub fn command(&self) -> Option<&str> {
         match &self.action {
             HookAction::Command { command } => Some(command),
-            HookAction::InProcess { .. } => None,
+            HookAction::InProcess { .. } | HookAction::Persistent { .. } => None,
         }
     }
 }

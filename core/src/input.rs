@@ -89,15 +89,33 @@ pub fn for_dialect(event: EventKind, dialect: Dialect, canonical: &Map<String, V
             }
         }
         Dialect::Picoclaw => {
-            for (from, to) in [
-                ("tool_name", "tool"),
-                ("tool_input", "arguments"),
-                ("tool_response", "result"),
-            ] {
+            for (from, to) in [("tool_name", "tool"), ("tool_input", "arguments")] {
                 if let Some(v) = canonical.get(from) {
                     m.insert(to.into(), v.clone());
                 }
             }
+            // picoclaw's tool result: for_llm is the text the model sees.
+            if let Some(r) = canonical.get("tool_response") {
+                let text = r.get("llmContent").cloned().unwrap_or_else(|| r.clone());
+                let is_error = r.get("error").is_some_and(|e| !e.is_null());
+                m.insert(
+                    "result".into(),
+                    json!({"for_llm": text, "for_user": "", "silent": false, "is_error": is_error}),
+                );
+            }
+            if let Some(req) = canonical.get("llm_request") {
+                for (from, to) in [("model", "model"), ("messages", "messages"), ("config", "options")] {
+                    if let Some(v) = req.get(from) {
+                        m.insert(to.into(), v.clone());
+                    }
+                }
+            }
+            if let Some(resp) = canonical.get("llm_response") {
+                let text = resp.get("text").cloned().unwrap_or(json!(""));
+                m.insert("response".into(), json!({"role": "assistant", "content": text}));
+            }
+            let session = canonical.get("session_id").cloned().unwrap_or(Value::Null);
+            m.insert("meta".into(), json!({"SessionKey": session, "Source": "hookshot"}));
         }
     }
     m

@@ -81,7 +81,34 @@ pub fn to_hook_request(wire: &Value) -> Value {
     if let Some(fcc) = wire.pointer("/toolConfig/functionCallingConfig") {
         req["toolConfig"] = fcc.clone();
     }
+    let tools: Vec<Value> = wire
+        .pointer("/config/tools")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.get("functionDeclarations").and_then(Value::as_array))
+        .flatten()
+        .map(|d| json!({"type": "function", "function": d}))
+        .collect();
+    if !tools.is_empty() {
+        req["tools"] = Value::Array(tools);
+    }
     req
+}
+
+/// Function declarations from a hook's `tools` list (`{type: "function",
+/// function: {...}}` as picoclaw and OpenAI write them, or bare
+/// declarations).
+fn declarations(tools: &[Value]) -> Vec<Value> {
+    tools
+        .iter()
+        .filter_map(|t| {
+            t.get("function")
+                .or(Some(t))
+                .filter(|d| d.get("name").is_some())
+                .cloned()
+        })
+        .collect()
 }
 
 fn message_text(m: &Value) -> String {
@@ -159,7 +186,20 @@ pub fn apply_hook_request(wire: &mut Value, hook: &Value) {
             .or_insert_with(|| json!({}));
         config["systemInstruction"] = json!({"parts": [{"text": sp}]});
     }
-    if let Some(cfg) = hook.get("config").and_then(Value::as_object) {
+    if let Some(tools) = hook.get("tools").and_then(Value::as_array) {
+        let config = wire
+            .as_object_mut()
+            .expect("wire is an object")
+            .entry("config")
+            .or_insert_with(|| json!({}));
+        config["tools"] = json!([{"functionDeclarations": declarations(tools)}]);
+    }
+    // `options` is picoclaw's name for the sampling config.
+    if let Some(cfg) = hook
+        .get("config")
+        .or_else(|| hook.get("options"))
+        .and_then(Value::as_object)
+    {
         let target = wire
             .as_object_mut()
             .expect("wire is an object")

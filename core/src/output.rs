@@ -181,15 +181,20 @@ impl HookOutput {
         match obj.get("action").and_then(Value::as_str) {
             // jcli: stop aborts the step; with retry_feedback the feedback is
             // what the model hears. skip refuses one tool call.
-            Some("stop") | Some("skip") | Some("deny_tool") | Some("abort_turn") => {
+            Some("stop") | Some("skip") | Some("deny_tool") => {
                 out.decision = Decision::Block;
                 if out.reason.is_none() {
                     out.reason = out.retry_feedback.clone();
                 }
             }
-            Some("hard_abort") => {
+            // picoclaw: abort_turn ends the current turn with an error,
+            // hard_abort the whole agent loop; both stop the agent here.
+            Some("abort_turn") | Some("hard_abort") => {
                 out.decision = Decision::Block;
                 out.stop = true;
+                if out.stop_reason.is_none() {
+                    out.stop_reason = out.reason.clone();
+                }
             }
             Some("respond") => {
                 if let Some(r) = obj.get("result") {
@@ -224,6 +229,7 @@ impl HookOutput {
         }
         if out.llm_response.is_none()
             && let Some(text) = string_of(obj.get("assistant_output"))
+                .or_else(|| obj.get("response").and_then(|r| string_of(r.get("content"))))
         {
             out.llm_response = Some(serde_json::json!({ "text": text }));
         }

@@ -92,11 +92,8 @@ impl HookRecord {
                 None => (HookOutput::default(), Some("ended without an exit status".into())),
             }
         };
-        if let Some(f) = &failure
-            && hook.fail == FailPolicy::Closed
-        {
-            output.decision = Decision::Block;
-            output.reason = Some(format!("hook {label} failed ({f}) and its policy is fail-closed"));
+        if let Some(f) = &failure {
+            fail_closed(&hook, f, &mut output);
         }
         HookRecord {
             hook,
@@ -106,9 +103,48 @@ impl HookRecord {
         }
     }
 
+    /// The record of a hook that answered without a process of its own (an
+    /// in-process hook, or a persistent process over JSON-RPC): its answer
+    /// or why it failed, under the same fail-open/closed policy.
+    pub fn from_answer(hook: Arc<HookDef>, duration: Duration, answer: Result<HookOutput, String>) -> HookRecord {
+        let captured = Captured {
+            duration,
+            ..Captured::default()
+        };
+        match answer {
+            Ok(output) => HookRecord {
+                hook,
+                captured,
+                output,
+                failure: None,
+            },
+            Err(failure) => {
+                let mut output = HookOutput::default();
+                fail_closed(&hook, &failure, &mut output);
+                HookRecord {
+                    hook,
+                    captured,
+                    output,
+                    failure: Some(failure),
+                }
+            }
+        }
+    }
+
     /// The warning a person sees for a failed run.
     pub fn warning(&self) -> Option<String> {
         self.failure.as_ref().map(|f| format!("hook {} {f}", self.hook.label()))
+    }
+}
+
+/// A failed hook blocks only under a fail-closed policy.
+fn fail_closed(hook: &HookDef, failure: &str, output: &mut HookOutput) {
+    if hook.fail == FailPolicy::Closed {
+        output.decision = Decision::Block;
+        output.reason = Some(format!(
+            "hook {} failed ({failure}) and its policy is fail-closed",
+            hook.label()
+        ));
     }
 }
 

@@ -31,6 +31,7 @@ async fn transcript_records_every_step_in_order() {
             "BeforeToolSelection",
             "AfterModel",
             "BeforeTool",
+            "PermissionRequest",
             "AfterTool",
             "BeforeModel",
             "BeforeToolSelection",

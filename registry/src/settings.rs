@@ -239,13 +239,10 @@ impl Parser<'_> {
         match top.get("hooks") {
             Some(Value::Object(hooks))
                 if hooks.contains_key("processes")
-                    || hooks.contains_key("builtins") && !top.contains_key("hooksConfig") =>
+                    || hooks.contains_key("defaults") && !top.contains_key("hooksConfig") =>
             {
                 self.out.dialect = Some(Dialect::Picoclaw);
-                self.error(
-                    "/hooks/processes",
-                    "picoclaw process hooks (JSON-RPC over stdio) are not supported by this version of hookshot yet",
-                );
+                self.picoclaw(hooks);
             }
             Some(Value::Object(hooks)) => {
                 let dialect = detect_json_dialect(top, hooks);
@@ -633,6 +630,244 @@ impl Parser<'_> {
                     format!("expected a whole number from 0 to 10, found {}", describe(other)),
                 );
                 0
+            }
+        }
+    }
+
+    /// picoclaw: `hooks.processes.<name>` are JSON-RPC processes; each
+    /// `intercept` point becomes a hook, each `observe` kind a notification.
+    /// Ordered by `priority` (lower first), then name, as picoclaw does.
+    fn picoclaw(&mut self, hooks: &Map<String, Value>) {
+        if let Some(Value::Bool(b)) = hooks.get("enabled") {
+            self.out.enabled = Some(*b);
+        }
+        let mut timeouts = [
+            ("observer_timeout_ms", 500u64),
+            ("interceptor_timeout_ms", 5000),
+            ("approval_timeout_ms", 60_000),
+        ];
+        if let Some(d) = hooks.get("defaults") {
+            match d.as_object() {
+                Some(d) => {
+                    for (key, value) in timeouts.iter_mut() {
+                        match d.get(*key) {
+                            None => {}
+                            Some(v) if v.as_u64().is_some_and(|n| n > 0) => *value = v.as_u64().unwrap_or(*value),
+                            Some(v) => self.error(
+                                &format!("/hooks/defaults/{key}"),
+                                format!("expected a positive number of milliseconds, found {}", describe(v)),
+                            ),
+                        }
+                    }
+                }
+                None => self.error(
+                    "/hooks/defaults",
+                    format!("expected an object of timeouts, found {}", kind_of(d)),
+                ),
+            }
+        }
+        if hooks.contains_key("builtins") {
+            self.warn("/hooks/builtins", "picoclaw built-in hooks are compiled into picoclaw; hookshot skips them (see hookshot's own \"builtins\")");
+        }
+        let Some(processes) = hooks.get("processes") else {
+            return;
+        };
+        let Some(processes) = processes.as_object() else {
+            self.error(
+                "/hooks/processes",
+                format!("expected an object of named processes, found {}", kind_of(processes)),
+            );
+            return;
+        };
+        let mut order: Vec<(i64, &String, &Value)> = processes
+            .iter()
+            .map(|(n, v)| (v.get("priority").and_then(Value::as_i64).unwrap_or(0), n, v))
+            .collect();
+        order.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        for (_, name, spec) in order {
+            let ptr = format!("/hooks/processes/{}", escape_token(name));
+            let Some(spec) = spec.as_object() else {
+                self.error(
+                    &ptr,
+                    format!(
+                        "expected a process {{\"command\": [...], \"intercept\": [...]}}, found {}",
+                        kind_of(spec)
+                    ),
+                );
+                continue;
+            };
+            const KEYS: &[&str] = &[
+                "enabled",
+                "priority",
+                "transport",
+                "command",
+                "dir",
+                "env",
+                "observe",
+                "intercept",
+            ];
+            for k in spec.keys() {
+                if !KEYS.contains(&k.as_str()) {
+                    let hint = did_you_mean(k, KEYS.iter().copied())
+                        .map(|s| format!("; did you mean \"{s}\"?"))
+                        .unwrap_or_default();
+                    self.key_error(
+                        &format!("{ptr}/{}", escape_token(k)),
+                        format!("unknown key \"{k}\" in a process hook{hint}"),
+                    );
+                }
+            }
+            if let Some(t) = spec.get("transport")
+                && t.as_str() != Some("stdio")
+            {
+                self.error(
+                    &format!("{ptr}/transport"),
+                    format!("only \"stdio\" is supported, found {}", describe(t)),
+                );
+            }
+            let argv: Vec<String> = match spec.get("command") {
+                Some(Value::Array(items)) if !items.is_empty() && items.iter().all(Value::is_string) => {
+                    items.iter().filter_map(Value::as_str).map(str::to_string).collect()
+                }
+                Some(Value::String(s)) if !s.trim().is_empty() => s.split_whitespace().map(str::to_string).collect(),
+                Some(other) => {
+                    self.error(
+                        &format!("{ptr}/command"),
+                        format!(
+                            "expected the program and its arguments as a list of strings, found {}",
+                            describe(other)
+                        ),
+                    );
+                    continue;
+                }
+                None => {
+                    self.error(
+                        &ptr,
+                        "missing \"command\": the program to start, e.g. [\"python3\", \"hook.py\"]",
+                    );
+                    continue;
+                }
+            };
+            let env: Vec<(String, String)> = match spec.get("env") {
+                None => Vec::new(),
+                Some(Value::Object(m)) => m
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_string)))
+                    .collect(),
+                Some(other) => {
+                    self.error(
+                        &format!("{ptr}/env"),
+                        format!("expected an object of variables, found {}", kind_of(other)),
+                    );
+                    Vec::new()
+                }
+            };
+            let dir = spec.get("dir").and_then(Value::as_str).map(std::path::PathBuf::from);
+            let list = |me: &mut Self, key: &str| -> Vec<String> {
+                match spec.get(key) {
+                    None => Vec::new(),
+                    Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
+                        items.iter().filter_map(Value::as_str).map(str::to_string).collect()
+                    }
+                    Some(other) => {
+                        me.error(
+                            &format!("{ptr}/{key}"),
+                            format!("expected a list of names, found {}", kind_of(other)),
+                        );
+                        Vec::new()
+                    }
+                }
+            };
+            let intercept = list(self, "intercept");
+            let observe = list(self, "observe");
+            let mut modes = Vec::new();
+            if !observe.is_empty() {
+                modes.push("observe".to_string());
+            }
+            if intercept.iter().any(|i| i != "approve_tool") {
+                modes.push("tool".to_string());
+            }
+            if intercept.iter().any(|i| i == "approve_tool") {
+                modes.push("approve".to_string());
+            }
+            let process = hookshot_core::ProcessSpec {
+                name: name.clone(),
+                argv,
+                dir,
+                env,
+                modes,
+            };
+            let enabled = spec.get("enabled").and_then(Value::as_bool).unwrap_or(true);
+            let add =
+                |me: &mut Self, event: EventKind, observe: bool, timeout_ms: u64, fail: FailPolicy, at: String| {
+                    if enabled {
+                        me.out.hooks.push(HookDef {
+                            identity: format!(
+                                "process:{name}:{}:{}",
+                                event.canonical_name(),
+                                if observe { "observe" } else { "intercept" }
+                            ),
+                            name: Some(name.clone()),
+                            event,
+                            dialect: Dialect::Picoclaw,
+                            matcher: MatcherSpec::Any,
+                            model_prefix: None,
+                            action: HookAction::Persistent {
+                                process: process.clone(),
+                                observe,
+                            },
+                            timeout: Duration::from_millis(timeout_ms),
+                            sequential: false,
+                            fail,
+                            retry: 0,
+                            source: me.source,
+                            provenance: me.at(&at, false),
+                        });
+                    }
+                };
+            for (i, point) in intercept.iter().enumerate() {
+                let at = format!("{ptr}/intercept/{i}");
+                match EventKind::parse(point) {
+                    Some((event, _)) if event.name_in(Dialect::Picoclaw).is_some() => {
+                        // Interceptors fail open, approvers closed (as picoclaw).
+                        let approve = event == EventKind::PermissionRequest;
+                        let (t, fail) = if approve {
+                            (timeouts[2].1, FailPolicy::Closed)
+                        } else {
+                            (timeouts[1].1, FailPolicy::Open)
+                        };
+                        add(self, event, false, t, fail, at);
+                    }
+                    _ => {
+                        let points = ["before_llm", "after_llm", "before_tool", "after_tool", "approve_tool"];
+                        let hint = did_you_mean(point, points)
+                            .map(|s| format!("did you mean \"{s}\"?"))
+                            .unwrap_or_else(|| format!("known: {}", points.join(", ")));
+                        self.error(&at, format!("unknown interception point \"{point}\"; {hint}"));
+                    }
+                }
+            }
+            for (i, kind) in observe.iter().enumerate() {
+                let at = format!("{ptr}/observe/{i}");
+                let short = kind.trim_start_matches("agent.").replace('.', "_");
+                let event = match short.as_str() {
+                    "turn_start" => Some(EventKind::BeforeAgent),
+                    "turn_end" => Some(EventKind::AfterAgent),
+                    "llm_request" => Some(EventKind::BeforeModel),
+                    "llm_response" => Some(EventKind::AfterModel),
+                    "tool_exec_start" => Some(EventKind::BeforeTool),
+                    "tool_exec_end" | "tool_exec_skipped" => Some(EventKind::AfterTool),
+                    "session_start" => Some(EventKind::SessionStart),
+                    "session_end" => Some(EventKind::SessionEnd),
+                    _ => None,
+                };
+                match event {
+                    Some(e) => add(self, e, true, timeouts[0].1, FailPolicy::Open, at),
+                    None => self.warn(
+                        &at,
+                        format!("hookshot has no event for \"{kind}\"; it will not be observed"),
+                    ),
+                }
             }
         }
     }

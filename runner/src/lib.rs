@@ -10,6 +10,8 @@
 //! to release the pipes and are then killed with the group. Dropping the
 //! future (cancelling the event) kills the group too.
 
+mod persistent;
+
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
@@ -17,9 +19,11 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hookshot_core::{Captured, EventKind, Exit, HookAction, HookDef, HookOutput, HookRecord};
+use hookshot_core::input::for_dialect;
+use hookshot_core::{Captured, Dialect, EventKind, Exit, HookAction, HookDef, HookOutput, HookRecord, ProcessSpec};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
+pub use persistent::ProcessPool;
 use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command;
@@ -178,6 +182,7 @@ pub struct Runner {
     config: Arc<RunnerConfig>,
     permits: Arc<Semaphore>,
     in_process: Arc<HashMap<String, Arc<dyn Hook>>>,
+    processes: Arc<ProcessPool>,
 }
 
 impl Default for Runner {
@@ -235,6 +240,7 @@ impl Runner {
             config: Arc::new(config),
             permits,
             in_process: Arc::new(HashMap::new()),
+            processes: Arc::new(ProcessPool::default()),
         }
     }
 
@@ -252,7 +258,7 @@ impl Runner {
     /// Calls an in-process hook; a panic is the hook's failure, not ours.
     fn run_in_process(&self, hook: &Arc<HookDef>, name: &str, input: HookInput<'_>) -> HookRecord {
         let start = Instant::now();
-        let result = match self.in_process.get(name) {
+        let answer = match self.in_process.get(name) {
             Some(h) => {
                 std::panic::catch_unwind(AssertUnwindSafe(|| h.call(input.event, input.canonical))).map_err(|p| {
                     let msg = p
@@ -265,24 +271,46 @@ impl Runner {
             }
             None => Err(format!("is not registered (no in-process hook named \"{name}\")")),
         };
-        let captured = Captured {
-            duration: start.elapsed(),
-            ..Captured::default()
+        HookRecord::from_answer(Arc::clone(hook), start.elapsed(), answer)
+    }
+
+    /// Asks a persistent process (picoclaw's JSON-RPC): `hook.<point>` for
+    /// interceptors, a `hook.event` notification for observers.
+    async fn run_persistent(
+        &self,
+        hook: &Arc<HookDef>,
+        process: &ProcessSpec,
+        observe: bool,
+        input: HookInput<'_>,
+        env: &RunEnv,
+    ) -> HookRecord {
+        let start = Instant::now();
+        let params = Value::Object(for_dialect(input.event, Dialect::Picoclaw, input.canonical));
+        let answer = if observe {
+            let kind = input.event.canonical_name();
+            let note = serde_json::json!({"Kind": kind, "Meta": params.get("meta"), "Payload": params});
+            self.processes
+                .notify(process, &env.cwd, "hook.event", note)
+                .await
+                .map(|()| HookOutput::default())
+        } else {
+            let point = input
+                .event
+                .name_in(Dialect::Picoclaw)
+                .unwrap_or(input.event.canonical_name());
+            let method = format!("hook.{point}");
+            match self
+                .processes
+                .request(process, &env.cwd, &method, params, hook.timeout)
+                .await
+            {
+                Ok(Value::Object(m)) => Ok(HookOutput::from_json(&m)),
+                Ok(Value::Null) => Ok(HookOutput::default()),
+                Ok(other) => Err(format!("answered {method} with a non-object result: {other}")),
+                Err(e) => Err(e),
+            }
         };
-        match result {
-            Ok(output) => HookRecord {
-                hook: Arc::clone(hook),
-                captured,
-                output,
-                failure: None,
-            },
-            Err(failure) => HookRecord {
-                hook: Arc::clone(hook),
-                captured,
-                output: HookOutput::default(),
-                failure: Some(failure),
-            },
-        }
+        HookRecord::from_answer(Arc::clone(hook), start.elapsed(), answer)
     }
 
     /// Runs `hook` and interprets the result, retrying failed runs as the
@@ -290,6 +318,9 @@ impl Runner {
     pub async fn run(&self, hook: &Arc<HookDef>, input: HookInput<'_>, env: &RunEnv) -> HookRecord {
         let command = match &hook.action {
             HookAction::InProcess { name } => return self.run_in_process(hook, name, input),
+            HookAction::Persistent { process, observe } => {
+                return self.run_persistent(hook, process, *observe, input, env).await;
+            }
             HookAction::Command { command } => command,
         };
         let mut attempt = 0;

@@ -553,6 +553,22 @@ impl Loop<'_> {
             });
         }
 
+        // The approval point (picoclaw's approve_tool, Claude's
+        // PermissionRequest): an approver that says no refuses the call.
+        let approval = self
+            .fire(
+                EventKind::PermissionRequest,
+                json!({"tool_name": name, "tool_input": args}),
+            )
+            .await?;
+        if approval.output.stop {
+            let r = stop_reason(&approval);
+            refuse(self, "blocked", r.clone())?;
+            return Ok(ToolStep::Stop(r));
+        }
+        if approval.is_blocked() {
+            return refuse(self, "not approved", approval.block_reason());
+        }
         let run = self.tools.call(&canonical, &args).await;
         let (status, mut output, ok) = match run {
             Ok(o) => ("executed", o, true),
