@@ -241,3 +241,110 @@ fn multiplexer_mode_answers_claude_code_in_its_own_words() {
     assert_eq!(seen["tool_use_id"], "toolu_01");
     assert_eq!(seen["hook_event_name"], "PreToolUse");
 }
+
+/// A project with its own `.gemini/settings.json` whose hook leaves a marker.
+fn project_with_own_hooks(marker: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".gemini")).unwrap();
+    std::fs::create_dir_all(dir.path().join("home")).unwrap();
+    let settings = json!({"hooksConfig": {"enabled": true}, "hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": format!("touch {marker}; echo '{{\"decision\":\"deny\",\"reason\":\"project says no\"}}'")}]}]}});
+    std::fs::write(dir.path().join(".gemini/settings.json"), settings.to_string()).unwrap();
+    dir
+}
+
+fn fire_in(dir: &Path, extra: &[&str]) -> Output {
+    hookshot()
+        .args(["fire", "BeforeTool", "--workdir"])
+        .arg(dir)
+        .args(extra)
+        .env("HOME", dir.join("home"))
+        .env_remove("XDG_CONFIG_HOME")
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn untrusted_project_hooks_never_run() {
+    let dir = project_with_own_hooks("ran");
+    let o = fire_in(dir.path(), &[]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(!dir.path().join("ran").exists(), "an untrusted project hook ran");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is not trusted and will not run"));
+    // Trusted for one run.
+    let o = fire_in(dir.path(), &["--trust-project"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(dir.path().join("ran").exists());
+}
+
+#[test]
+fn trust_store_approves_until_the_file_changes() {
+    let dir = project_with_own_hooks("ran");
+    let t = hookshot()
+        .args(["trust", "--project"])
+        .arg(dir.path())
+        .env("HOME", dir.path().join("home"))
+        .env_remove("XDG_CONFIG_HOME")
+        .output()
+        .unwrap();
+    assert!(t.status.success(), "{}", String::from_utf8_lossy(&t.stderr));
+    assert!(
+        String::from_utf8_lossy(&t.stdout).contains("touch ran"),
+        "trust shows what it trusts"
+    );
+    assert_eq!(fire_in(dir.path(), &[]).status.code(), Some(2));
+    assert!(dir.path().join("ran").exists());
+    // A changed definition is untrusted again.
+    std::fs::remove_file(dir.path().join("ran")).unwrap();
+    let p = dir.path().join(".gemini/settings.json");
+    let changed = std::fs::read_to_string(&p)
+        .unwrap()
+        .replace("touch ran", "touch ran; true");
+    std::fs::write(&p, changed).unwrap();
+    assert_eq!(fire_in(dir.path(), &[]).status.code(), Some(0));
+    assert!(!dir.path().join("ran").exists());
+}
+
+#[test]
+fn later_sources_win_and_disable_lists_apply_across_sources() {
+    let dir = project_with_own_hooks("ran");
+    // The user's hookshot settings disable hooks entirely; the --settings
+    // file (highest precedence) turns them back on and disables one by name.
+    let user = dir.path().join("home/.config/hookshot");
+    std::fs::create_dir_all(&user).unwrap();
+    std::fs::write(
+        user.join("settings.json"),
+        json!({"hooksConfig": {"enabled": false}}).to_string(),
+    )
+    .unwrap();
+    let o = fire_in(dir.path(), &["--trust-project"]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "the project (later than user) turns hooks on again"
+    );
+    std::fs::remove_file(dir.path().join("ran")).unwrap();
+    let cli = dir.path().join("cli.json");
+    std::fs::write(
+        &cli,
+        json!({"hooksConfig": {"disabled": [format!("touch ran; echo '{{\"decision\":\"deny\",\"reason\":\"project says no\"}}'")]}})
+            .to_string(),
+    )
+    .unwrap();
+    let o = fire_in(dir.path(), &["--trust-project", "--settings", cli.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(!dir.path().join("ran").exists());
+    let l = hookshot()
+        .args(["list", "--json", "--trust-project", "--workdir"])
+        .arg(dir.path())
+        .args(["--settings", cli.to_str().unwrap()])
+        .env("HOME", dir.path().join("home"))
+        .env_remove("XDG_CONFIG_HOME")
+        .output()
+        .unwrap();
+    let rows: Value = serde_json::from_slice(&l.stdout).unwrap();
+    assert_eq!(rows[0]["state"], "disabled");
+    assert_eq!(rows[0]["source"], "project");
+}

@@ -199,3 +199,175 @@ proptest! {
         prop_assert_eq!(Value::Object(folded), input["tool_input"].clone());
     }
 }
+
+/// One row per rule: the event, the hooks' answers in plan order, and the
+/// merged answer as each dialect writes it.
+#[test]
+fn every_rule_in_every_dialect() {
+    let rows: Vec<(&str, EventKind, Vec<Value>)> = vec![
+        (
+            "deny beats ask beats allow",
+            EventKind::BeforeTool,
+            vec![
+                json!({"decision": "allow"}),
+                json!({"decision": "ask", "reason": "confirm"}),
+                json!({"decision": "deny", "reason": "no"}),
+            ],
+        ),
+        (
+            "ask beats allow",
+            EventKind::BeforeTool,
+            vec![
+                json!({"decision": "allow"}),
+                json!({"hookSpecificOutput": {"permissionDecision": "ask", "permissionDecisionReason": "sure?"}}),
+            ],
+        ),
+        (
+            "block reasons joined in plan order",
+            EventKind::AfterTool,
+            vec![
+                json!({"decision": "block", "reason": "first"}),
+                json!({"decision": "block", "reason": "second"}),
+            ],
+        ),
+        (
+            "continue false stops with its reason",
+            EventKind::BeforeAgent,
+            vec![
+                json!({"decision": "allow"}),
+                json!({"continue": false, "stopReason": "quota reached"}),
+            ],
+        ),
+        (
+            "messages and contexts concatenated",
+            EventKind::SessionStart,
+            vec![
+                json!({"systemMessage": "a", "hookSpecificOutput": {"additionalContext": "ctx 1"}}),
+                json!({"systemMessage": "b", "hookSpecificOutput": {"additionalContext": "ctx 2"}}),
+            ],
+        ),
+        (
+            "suppressOutput if any",
+            EventKind::AfterTool,
+            vec![json!({"suppressOutput": true}), json!({})],
+        ),
+        (
+            "tool input overlays, later field wins",
+            EventKind::BeforeTool,
+            vec![
+                json!({"hookSpecificOutput": {"tool_input": {"file_path": "a", "content": "x"}}}),
+                json!({"hookSpecificOutput": {"updatedInput": {"file_path": "b"}}}),
+            ],
+        ),
+        (
+            "model request edits merge field by field",
+            EventKind::BeforeModel,
+            vec![
+                json!({"hookSpecificOutput": {"llm_request": {"messages": [{"role": "user", "content": "edited"}]}}}),
+                json!({"hookSpecificOutput": {"llm_request": {"config": {"temperature": 0.2}}}}),
+            ],
+        ),
+        (
+            "synthetic model response",
+            EventKind::BeforeModel,
+            vec![
+                json!({"hookSpecificOutput": {"llm_response": {"candidates": [{"content": {"role": "model", "parts": ["cached"]}}]}}}),
+            ],
+        ),
+        (
+            "tool selection: union, NONE > ANY > AUTO",
+            EventKind::BeforeToolSelection,
+            vec![
+                json!({"hookSpecificOutput": {"toolConfig": {"mode": "AUTO", "allowedFunctionNames": ["read_file"]}}}),
+                json!({"hookSpecificOutput": {"toolConfig": {"mode": "ANY", "allowedFunctionNames": ["list_directory"]}}}),
+            ],
+        ),
+        (
+            "after-agent block with clearContext",
+            EventKind::AfterAgent,
+            vec![json!({"decision": "block", "reason": "add tests", "hookSpecificOutput": {"clearContext": true}})],
+        ),
+        (
+            "tail tool call, last wins",
+            EventKind::AfterTool,
+            vec![
+                json!({"hookSpecificOutput": {"tailToolCallRequest": {"name": "read_file", "args": {"file_path": "a"}}}}),
+                json!({"hookSpecificOutput": {"tailToolCallRequest": {"name": "list_directory", "args": {"path": "."}}}}),
+            ],
+        ),
+        (
+            "picoclaw respond supplies the result",
+            EventKind::BeforeTool,
+            vec![json!({"action": "respond", "result": {"for_llm": "from the hook"}})],
+        ),
+        (
+            "picoclaw deny_tool",
+            EventKind::BeforeTool,
+            vec![json!({"action": "deny_tool", "reason": "not this tool"})],
+        ),
+        (
+            "picoclaw abort_turn stops",
+            EventKind::BeforeTool,
+            vec![json!({"action": "abort_turn", "reason": "abort"})],
+        ),
+        (
+            "picoclaw approval refused",
+            EventKind::PermissionRequest,
+            vec![json!({"approved": false, "reason": "unsafe"})],
+        ),
+        (
+            "jcli skip with feedback",
+            EventKind::BeforeTool,
+            vec![json!({"action": "skip", "retry_feedback": "use the API"})],
+        ),
+        (
+            "jcli stop retry_feedback on stop",
+            EventKind::AfterAgent,
+            vec![
+                json!({"action": "stop", "retry_feedback": "summarize"}),
+                json!({"system_message": "reviewed"}),
+            ],
+        ),
+        (
+            "jcli inject_messages and additional_context",
+            EventKind::BeforeModel,
+            vec![
+                json!({"inject_messages": [{"role": "user", "content": "note"}], "additional_context": "rule 1"}),
+                json!({"inject_messages": [{"role": "user", "content": "note 2"}]}),
+            ],
+        ),
+        (
+            "jcli user_input replaces the prompt",
+            EventKind::BeforeAgent,
+            vec![json!({"user_input": "[10:00] hello"})],
+        ),
+        (
+            "blocking a notification is only a message",
+            EventKind::Notification,
+            vec![json!({"decision": "block", "reason": "ignored", "systemMessage": "seen"})],
+        ),
+    ];
+    let mut table = Vec::new();
+    for (rule, event, answers) in rows {
+        let outputs: Vec<HookOutput> = answers.into_iter().map(out).collect();
+        let refs: Vec<&HookOutput> = outputs.iter().collect();
+        let mut merged = merge(Strategy::of(event), &refs);
+        if !event.can_block() && merged.decision.is_block() {
+            merged.decision = Decision::Undecided;
+        }
+        let o = Outcome {
+            event,
+            output: merged,
+            warnings: vec![],
+            records: vec![],
+        };
+        table.push(json!({
+            "rule": rule,
+            "event": event.canonical_name(),
+            "gemini": o.render(Dialect::Gemini),
+            "claude": o.render(Dialect::Claude),
+            "jcli": o.render(Dialect::Jcli),
+        }));
+    }
+    insta::assert_json_snapshot!("every_rule_in_every_dialect", table);
+}

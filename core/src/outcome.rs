@@ -98,6 +98,8 @@ impl Outcome {
             o.additional_context.clone().map(Value::String),
         );
         put(&mut hso, "tool_input", o.tool_input.clone().map(Value::Object));
+        // hookshot's own field: a result supplied instead of running the tool.
+        put(&mut hso, "tool_result", o.tool_result.clone());
         put(&mut hso, "llm_request", o.llm_request.clone());
         put(&mut hso, "llm_response", o.llm_response.clone());
         put(&mut hso, "toolConfig", o.tool_config.clone());

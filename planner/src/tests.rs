@@ -204,3 +204,27 @@ proptest! {
         prop_assert_eq!(compiled, naive);
     }
 }
+
+proptest! {
+    #[test]
+    fn dedup_is_idempotent_and_leaves_unique_identities(
+        ids in prop::collection::vec(0usize..5, 0..20),
+    ) {
+        let hooks: Vec<Arc<HookDef>> = ids.iter().enumerate()
+            .map(|(i, id)| hook(i, EventKind::BeforeTool, MatcherSpec::Any, &format!("id{id}"), false)).collect();
+        let p = Planner::new(&hooks).unwrap();
+        let once = p.plan(EventKind::BeforeTool, Target::default()).hooks;
+        let again = Planner::new(&once).unwrap().plan(EventKind::BeforeTool, Target::default()).hooks;
+        prop_assert_eq!(labels(&once), labels(&again));
+        let mut identities: Vec<&str> = once.iter().map(|h| h.identity.as_str()).collect();
+        let n = identities.len();
+        identities.sort_unstable();
+        identities.dedup();
+        prop_assert_eq!(identities.len(), n);
+        // The kept copy is the last (highest precedence) one.
+        for h in &once {
+            let last = hooks.iter().rposition(|x| x.identity == h.identity).unwrap();
+            prop_assert_eq!(h.label(), hooks[last].label());
+        }
+    }
+}

@@ -58,6 +58,7 @@ pub fn parse(path: &Path, text: &str, source: SourceKind) -> Result<SettingsFile
         path,
         positions: &positions,
         source,
+        yaml: looks_yaml,
         errors: Vec::new(),
         out: SettingsFile::default(),
     };
@@ -78,6 +79,8 @@ struct Parser<'a> {
     path: &'a Path,
     positions: &'a Positions,
     source: SourceKind,
+    /// A YAML file is jcli's `hooks.yaml`, whatever its keys.
+    yaml: bool,
     errors: Vec<Diagnostic>,
     out: SettingsFile,
 }
@@ -257,9 +260,10 @@ impl Parser<'_> {
                     kind_of(other)
                 ),
             ),
-            None if top
-                .keys()
-                .any(|k| EventKind::parse(k).is_some_and(|(_, d)| d == Dialect::Jcli)) =>
+            None if self.yaml
+                || top
+                    .keys()
+                    .any(|k| EventKind::parse(k).is_some_and(|(_, d)| d == Dialect::Jcli)) =>
             {
                 self.out.dialect = Some(Dialect::Jcli);
                 self.jcli(top);
@@ -284,6 +288,9 @@ impl Parser<'_> {
                         && let Some(s) = did_you_mean(k, ["hooks", "hooksConfig", "builtins"])
                     {
                         self.key_error(&ptr, format!("unknown key \"{k}\"; did you mean \"{s}\"?"));
+                    } else if let Some(s) = did_you_mean(k, EventKind::all_names()) {
+                        let msg = format!("unknown key \"{k}\"; did you mean the event \"{s}\" (inside \"hooks\")?");
+                        self.key_error(&ptr, msg);
                     }
                 }
             }

@@ -114,3 +114,268 @@ fn disabled_list_removes_by_name_or_command() {
     assert_eq!(reg.hooks().len(), 1);
     assert_eq!(reg.hooks()[0].label(), "named");
 }
+
+/// Each bad file's full message, one block per case.
+fn report(name: &str, cases: &[(&str, &str)]) -> String {
+    let mut out = String::new();
+    for (what, text) in cases {
+        let msg = errors(name, text);
+        assert_ne!(msg, "no error", "{what} was accepted");
+        out.push_str(&format!("## {what}\n{msg}\n\n"));
+    }
+    out
+}
+
+#[test]
+fn bad_gemini_files() {
+    let h =
+        |inner: &str| format!("{{\"hooksConfig\": {{\"enabled\": true}}, \"hooks\": {{\"BeforeTool\": [{inner}]}}}}");
+    let cases: Vec<(&str, String)> = vec![
+        ("not JSON", "{\"hooks\": {".into()),
+        ("trailing comma", "{\"hooks\": {},}".into()),
+        ("top level is a list", "[]".into()),
+        ("hooks is a list", "{\"hooks\": []}".into()),
+        (
+            "misspelt event",
+            "{\"hooksConfig\": {}, \"hooks\": {\"BeforTool\": []}}".into(),
+        ),
+        (
+            "unknown event",
+            "{\"hooksConfig\": {}, \"hooks\": {\"OnSave\": []}}".into(),
+        ),
+        (
+            "event value not a list",
+            "{\"hooksConfig\": {}, \"hooks\": {\"BeforeTool\": {}}}".into(),
+        ),
+        ("group not an object", h("\"write_file\"")),
+        ("group without hooks", h("{\"matcher\": \"write_file\"}")),
+        ("misspelt group key", h("{\"matchr\": \"x\", \"hooks\": []}")),
+        ("invalid regex", h("{\"matcher\": \"write_file(\", \"hooks\": []}")),
+        ("matcher not a string", h("{\"matcher\": 3, \"hooks\": []}")),
+        (
+            "sequential not a boolean",
+            h("{\"sequential\": \"yes\", \"hooks\": []}"),
+        ),
+        ("hook without type", h("{\"hooks\": [{\"command\": \"x\"}]}")),
+        (
+            "unsupported hook type",
+            h("{\"hooks\": [{\"type\": \"prompt\", \"command\": \"x\"}]}"),
+        ),
+        ("hook without command", h("{\"hooks\": [{\"type\": \"command\"}]}")),
+        (
+            "empty command",
+            h("{\"hooks\": [{\"type\": \"command\", \"command\": \" \"}]}"),
+        ),
+        (
+            "timeout as a string",
+            h("{\"hooks\": [{\"type\": \"command\", \"command\": \"x\", \"timeout\": \"5s\"}]}"),
+        ),
+        (
+            "negative timeout",
+            h("{\"hooks\": [{\"type\": \"command\", \"command\": \"x\", \"timeout\": -1}]}"),
+        ),
+        (
+            "misspelt hook key",
+            h("{\"hooks\": [{\"type\": \"command\", \"comand\": \"x\"}]}"),
+        ),
+        ("disabled not a list", "{\"hooksConfig\": {\"disabled\": \"x\"}}".into()),
+        (
+            "unknown builtin",
+            "{\"builtins\": {\"audit\": {\"path\": \"a\"}}}".into(),
+        ),
+        (
+            "bad builtin mode",
+            "{\"builtins\": {\"security_scan\": {\"mode\": \"loud\"}}}".into(),
+        ),
+        ("audit log without a path", "{\"builtins\": {\"audit_log\": {}}}".into()),
+        ("event outside hooks", "{\"BeforeTool\": []}".into()),
+    ];
+    let cases: Vec<(&str, &str)> = cases.iter().map(|(a, b)| (*a, b.as_str())).collect();
+    insta::assert_snapshot!(report("gemini.json", &cases));
+}
+
+#[test]
+fn bad_claude_files() {
+    let h = |inner: &str| format!("{{\"permissions\": {{}}, \"hooks\": {{\"PreToolUse\": [{inner}]}}}}");
+    let cases: Vec<(&str, String)> = vec![
+        (
+            "not JSON",
+            "{\"permissions\": {}, \"hooks\": {\"PreToolUse\": [}".into(),
+        ),
+        ("misspelt event", "{\"hooks\": {\"PreToolUsee\": []}}".into()),
+        ("lower-case event", "{\"hooks\": {\"pretooluse\": []}}".into()),
+        (
+            "disableAllHooks not a boolean",
+            "{\"disableAllHooks\": \"yes\", \"hooks\": {}}".into(),
+        ),
+        ("event value not a list", "{\"hooks\": {\"PostToolUse\": \"x\"}}".into()),
+        ("group not an object", h("[]")),
+        ("group without hooks", h("{\"matcher\": \"Bash\"}")),
+        ("hooks not a list", h("{\"matcher\": \"Bash\", \"hooks\": {}}")),
+        ("invalid regex", h("{\"matcher\": \"Bash(\", \"hooks\": []}")),
+        (
+            "invalid regex in an MCP matcher",
+            h("{\"matcher\": \"mcp__[a-\", \"hooks\": []}"),
+        ),
+        ("hook not an object", h("{\"hooks\": [\"echo hi\"]}")),
+        (
+            "hook without command",
+            h("{\"hooks\": [{\"type\": \"command\", \"timeout\": 30}]}"),
+        ),
+        (
+            "command not a string",
+            h("{\"hooks\": [{\"type\": \"command\", \"command\": [\"echo\"]}]}"),
+        ),
+        (
+            "timeout zero",
+            h("{\"hooks\": [{\"type\": \"command\", \"command\": \"x\", \"timeout\": 0}]}"),
+        ),
+        (
+            "timeout as a string",
+            h("{\"hooks\": [{\"type\": \"command\", \"command\": \"x\", \"timeout\": \"30\"}]}"),
+        ),
+        (
+            "unknown failure policy",
+            h("{\"hooks\": [{\"type\": \"command\", \"command\": \"x\", \"fail\": \"maybe\"}]}"),
+        ),
+        (
+            "retry out of range",
+            h("{\"hooks\": [{\"type\": \"command\", \"command\": \"x\", \"retry\": 99}]}"),
+        ),
+        (
+            "several problems at once",
+            h("{\"matcher\": \"(\", \"hooks\": [{\"type\": \"command\"}, {\"command\": \"y\"}]}"),
+        ),
+    ];
+    let cases: Vec<(&str, &str)> = cases.iter().map(|(a, b)| (*a, b.as_str())).collect();
+    insta::assert_snapshot!(report("claude.json", &cases));
+}
+
+#[test]
+fn bad_jcli_files() {
+    let cases: &[(&str, &str)] = &[
+        ("YAML syntax error", "pre_tool_execution:\n  - command: \"x\n"),
+        (
+            "bad indentation",
+            "pre_tool_execution:\n  - command: x\n   timeout: 5\n",
+        ),
+        ("misspelt event", "pre_tool_execute:\n  - command: x\n"),
+        ("event value not a list", "stop: x\n"),
+        ("hook not a mapping", "stop:\n  - x\n"),
+        ("missing command", "stop:\n  - timeout: 5\n"),
+        ("command not a string", "stop:\n  - command: [a, b]\n"),
+        ("unknown type", "stop:\n  - type: python\n    command: x\n"),
+        (
+            "llm hook without a model client",
+            "stop:\n  - type: llm\n    prompt: check {{assistant_output}}\n",
+        ),
+        ("timeout as text", "stop:\n  - command: x\n    timeout: soon\n"),
+        ("unknown on_error", "stop:\n  - command: x\n    on_error: ignore\n"),
+        ("retry as text", "stop:\n  - command: x\n    retry: twice\n"),
+        (
+            "filter not a mapping",
+            "pre_tool_execution:\n  - command: x\n    filter: Bash\n",
+        ),
+        (
+            "unknown filter",
+            "pre_tool_execution:\n  - command: x\n    filter:\n      tool: Bash\n",
+        ),
+        (
+            "invalid tool_matcher",
+            "pre_tool_execution:\n  - command: x\n    filter:\n      tool_matcher: \"Bash(\"\n",
+        ),
+        ("misspelt hook key", "stop:\n  - comand: x\n"),
+    ];
+    insta::assert_snapshot!(report("hooks.yaml", cases));
+}
+
+#[test]
+fn bad_picoclaw_files() {
+    let p = |inner: &str| format!("{{\"hooks\": {{\"enabled\": true, \"processes\": {{\"gate\": {inner}}}}}}}");
+    let cases: Vec<(&str, String)> = vec![
+        ("processes not an object", "{\"hooks\": {\"processes\": []}}".into()),
+        ("process not an object", p("\"python3 gate.py\"")),
+        ("missing command", p("{\"intercept\": [\"before_tool\"]}")),
+        ("command not a list of strings", p("{\"command\": [1, 2]}")),
+        (
+            "unsupported transport",
+            p("{\"command\": [\"x\"], \"transport\": \"tcp\"}"),
+        ),
+        (
+            "unknown interception point",
+            p("{\"command\": [\"x\"], \"intercept\": [\"before_tools\"]}"),
+        ),
+        ("env not an object", p("{\"command\": [\"x\"], \"env\": [\"A=1\"]}")),
+        (
+            "misspelt key",
+            p("{\"command\": [\"x\"], \"intercepts\": [\"before_tool\"]}"),
+        ),
+        (
+            "bad default timeout",
+            "{\"hooks\": {\"defaults\": {\"approval_timeout_ms\": \"1m\"}, \"processes\": {}}}".into(),
+        ),
+    ];
+    let cases: Vec<(&str, &str)> = cases.iter().map(|(a, b)| (*a, b.as_str())).collect();
+    insta::assert_snapshot!(report("picoclaw.json", &cases));
+}
+
+mod properties {
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    use super::*;
+
+    fn settings() -> impl Strategy<Value = String> {
+        let hook = (
+            prop::sample::select(vec![
+                "BeforeTool",
+                "PreToolUse",
+                "AfterTool",
+                "SessionStart",
+                "BeforeModel",
+            ]),
+            prop::sample::select(vec!["", "*", "write_file", "Edit|Write", "^mcp__.*", "startup"]),
+            prop::sample::select(vec!["a", "b", "c"]),
+            prop::option::of(prop::sample::select(vec!["n1", "n2"])),
+            any::<bool>(),
+        );
+        prop::collection::vec(hook, 0..12).prop_map(|hooks| {
+            let mut events = serde_json::Map::new();
+            for (event, matcher, command, name, enabled) in hooks {
+                let mut h = json!({"type": "command", "command": command, "enabled": enabled});
+                if let Some(n) = name {
+                    h["name"] = json!(n);
+                }
+                let list = events.entry(event.to_string()).or_insert_with(|| json!([]));
+                list.as_array_mut()
+                    .unwrap()
+                    .push(json!({"matcher": matcher, "hooks": [h]}));
+            }
+            json!({"hooksConfig": {"enabled": true}, "hooks": events}).to_string()
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn loading_is_deterministic(text in settings()) {
+            let a = parse_str("s.json", &text).unwrap();
+            let b = parse_str("s.json", &text).unwrap();
+            prop_assert_eq!(&a.hooks, &b.hooks);
+            let src = Source { path: "s.json".into(), kind: SourceKind::Cli };
+            let ra = Registry::from_files(vec![(src.clone(), a, true)]);
+            let rb = Registry::from_files(vec![(src, b, true)]);
+            prop_assert_eq!(ra.hooks(), rb.hooks());
+        }
+
+        #[test]
+        fn disabled_hooks_never_load(text in settings()) {
+            let f = parse_str("s.json", &text).unwrap();
+            let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+            let enabled = v["hooks"].as_object().unwrap().values()
+                .flat_map(|l| l.as_array().unwrap().iter())
+                .filter(|g| g["hooks"][0]["enabled"] == json!(true))
+                .count();
+            prop_assert_eq!(f.hooks.len(), enabled);
+        }
+    }
+}
