@@ -281,7 +281,19 @@ impl HookSystem {
         self.plan_for(event, input).hooks
     }
 
+    /// Like [`HookSystem::plan`], matching afresh instead of using the plan
+    /// cache: what a benchmark of matching should time.
+    pub fn plan_uncached(&self, event: EventKind, input: &Map<String, Value>) -> Vec<Arc<HookDef>> {
+        self.target_of(event, input, |t| self.planner.plan_uncached(event, t))
+            .hooks
+    }
+
     fn plan_for(&self, event: EventKind, input: &Map<String, Value>) -> hookshot_planner::Plan {
+        self.target_of(event, input, |t| self.planner.plan(event, t))
+    }
+
+    /// Calls `f` with what `event`'s matchers are tested against in `input`.
+    fn target_of<R>(&self, event: EventKind, input: &Map<String, Value>, f: impl FnOnce(Target<'_>) -> R) -> R {
         let name = match event.match_target() {
             MatchTarget::ToolName => input.get("tool_name").and_then(Value::as_str),
             MatchTarget::Trigger(field) => input.get(field).and_then(Value::as_str),
@@ -292,7 +304,8 @@ impl HookSystem {
             .and_then(|r| r.get("model"))
             .or_else(|| input.get("model"))
             .and_then(Value::as_str);
-        self.planner.plan(event, Target { name, model })
+        let argument = input.get("tool_input").and_then(hookshot_core::main_argument);
+        f(Target { name, model, argument })
     }
 
     /// Fills the input's common fields the way [`HookSystem::fire`] does.

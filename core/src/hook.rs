@@ -92,6 +92,27 @@ pub enum MatcherSpec {
     Regex(String),
     /// The whole target matches this regular expression (Claude's rule).
     FullRegex(String),
+    /// Claude-style argument filters, any of which may match: the tool is
+    /// named exactly and its main argument (the command, the file path)
+    /// matches the glob: `Bash(git push*)`, `Write(src/**)`.
+    ToolArgs(Vec<(String, String)>),
+}
+
+/// The argument of a tool call that argument filters match: the command of
+/// a shell tool, the path of a file tool, the URL of a fetch.
+pub fn main_argument(tool_input: &serde_json::Value) -> Option<&str> {
+    [
+        "command",
+        "file_path",
+        "absolute_path",
+        "notebook_path",
+        "path",
+        "url",
+        "pattern",
+        "query",
+    ]
+    .iter()
+    .find_map(|k| tool_input.get(*k).and_then(serde_json::Value::as_str))
 }
 
 /// What running the hook means.

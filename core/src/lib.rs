@@ -16,7 +16,7 @@ pub mod record;
 pub mod suggest;
 
 pub use event::{Dialect, EventKind, MatchTarget};
-pub use hook::{FailPolicy, HookAction, HookDef, MatcherSpec, ProcessSpec, Provenance, SourceKind};
+pub use hook::{FailPolicy, HookAction, HookDef, MatcherSpec, ProcessSpec, Provenance, SourceKind, main_argument};
 pub use outcome::Outcome;
 pub use output::{Decision, HookOutput, TailToolCall};
 pub use record::{Captured, Exit, HookRecord};

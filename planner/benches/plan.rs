@@ -54,6 +54,7 @@ fn bench(c: &mut Criterion) {
     let target = Target {
         name: Some("write_file"),
         model: None,
+        argument: None,
     };
     for n in [1_000, 10_000] {
         let hooks = workload(n);

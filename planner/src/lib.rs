@@ -15,8 +15,11 @@ mod classify;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use std::sync::Mutex;
+
 use aho_corasick::AhoCorasick;
 use classify::Probe;
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use hookshot_core::{EventKind, HookDef, MatchTarget, MatcherSpec};
 use regex::RegexSet;
 
@@ -45,6 +48,8 @@ pub struct Target<'a> {
     pub name: Option<&'a str>,
     /// The model name, for jcli's `model_prefix` filters.
     pub model: Option<&'a str>,
+    /// The tool's main argument (command, file path), for `Tool(glob)` filters.
+    pub argument: Option<&'a str>,
 }
 
 /// A matcher that could not be compiled.
@@ -111,6 +116,8 @@ struct EventIndex {
     regex: Option<RegexSet>,
     /// For pattern `i` of `regex`, the hook it belongs to.
     regex_hooks: Vec<u32>,
+    /// Argument filters by tool name: one glob set, and the hook of each glob.
+    arg_filters: HashMap<String, (GlobSet, Vec<u32>)>,
     has_model_filter: bool,
 }
 
@@ -120,6 +127,7 @@ struct Collecting {
     idx: EventIndex,
     contains: Vec<(String, Vec<u32>)>,
     patterns: Vec<String>,
+    globs: HashMap<String, (GlobSetBuilder, Vec<u32>)>,
 }
 
 impl Collecting {
@@ -143,11 +151,16 @@ impl Collecting {
     }
 }
 
-/// Compiled matchers of one registry snapshot.
+/// Plans kept, at most; the cache is emptied when it fills.
+const CACHE_LIMIT: usize = 4096;
+
+/// Compiled matchers of one registry snapshot. A new registry means a new
+/// planner, so cached plans never outlive the hooks they were made from.
 #[derive(Debug, Default)]
 pub struct Planner {
     hooks: Vec<Arc<HookDef>>,
     events: HashMap<EventKind, EventIndex>,
+    cache: Mutex<HashMap<(EventKind, String), Plan>>,
 }
 
 impl Planner {
@@ -168,6 +181,21 @@ impl Planner {
                 MatcherSpec::Exact(names) => {
                     for n in names {
                         c.probe(Probe::Exact(n.clone()), id);
+                    }
+                }
+                MatcherSpec::ToolArgs(filters) => {
+                    for (tool, glob) in filters {
+                        let g = arg_glob(tool, glob).map_err(|e| Error {
+                            hook: h.label().to_string(),
+                            provenance: h.provenance.to_string(),
+                            message: e.to_string(),
+                        })?;
+                        let (b, ids) = c
+                            .globs
+                            .entry(tool.clone())
+                            .or_insert_with(|| (GlobSetBuilder::new(), Vec::new()));
+                        b.add(g);
+                        ids.push(id);
                     }
                 }
                 MatcherSpec::Regex(p) | MatcherSpec::FullRegex(p) => {
@@ -200,6 +228,14 @@ impl Planner {
                 })?;
                 idx.regex = Some(set);
             }
+            for (tool, (builder, ids)) in c.globs {
+                let set = builder.build().map_err(|e| Error {
+                    hook: tool.clone(),
+                    provenance: event.to_string(),
+                    message: e.to_string(),
+                })?;
+                idx.arg_filters.insert(tool, (set, ids));
+            }
             if !c.contains.is_empty() {
                 let ac = AhoCorasick::new(c.contains.iter().map(|(k, _)| k.as_str())).map_err(|e| Error {
                     hook: String::from("(substring matchers)"),
@@ -214,6 +250,7 @@ impl Planner {
         Ok(Planner {
             hooks: hooks.to_vec(),
             events: out,
+            cache: Mutex::default(),
         })
     }
 
@@ -233,7 +270,8 @@ impl Planner {
         self.events.contains_key(&event)
     }
 
-    /// The plan for `event` against `target`.
+    /// The plan for `event` against `target`. Plans that depend on the
+    /// target's name alone are cached.
     pub fn plan(&self, event: EventKind, target: Target<'_>) -> Plan {
         let Some(idx) = self.events.get(&event) else {
             return Plan {
@@ -241,6 +279,37 @@ impl Planner {
                 mode: Mode::Parallel,
             };
         };
+        let cacheable = !idx.has_model_filter && idx.arg_filters.is_empty();
+        if !cacheable {
+            return self.compute(idx, target);
+        }
+        let key = (event, target.name.unwrap_or("").to_string());
+        if let Some(p) = self.cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+            return p;
+        }
+        let plan = self.compute(idx, target);
+        if let Ok(mut c) = self.cache.lock() {
+            if c.len() >= CACHE_LIMIT {
+                c.clear();
+            }
+            c.insert(key, plan.clone());
+        }
+        plan
+    }
+
+    /// The plan computed afresh, bypassing the cache (what `plan_us` in
+    /// `hookshot bench` measures: matching included).
+    pub fn plan_uncached(&self, event: EventKind, target: Target<'_>) -> Plan {
+        match self.events.get(&event) {
+            Some(idx) => self.compute(idx, target),
+            None => Plan {
+                hooks: Vec::new(),
+                mode: Mode::Parallel,
+            },
+        }
+    }
+
+    fn compute(&self, idx: &EventIndex, target: Target<'_>) -> Plan {
         let name = target.name.unwrap_or("");
         let mut ids: Vec<u32> = idx.any.clone();
         if let Some(v) = idx.exact.get(name) {
@@ -255,6 +324,9 @@ impl Planner {
         }
         if let Some(set) = &idx.regex {
             ids.extend(set.matches(name).iter().map(|p| idx.regex_hooks[p]));
+        }
+        if let (Some((set, hooks)), Some(arg)) = (idx.arg_filters.get(name), target.argument) {
+            ids.extend(set.matches(arg).into_iter().map(|g| hooks[g]));
         }
         ids.sort_unstable();
         ids.dedup();
@@ -277,6 +349,13 @@ impl Planner {
         };
         Plan { hooks, mode }
     }
+}
+
+/// A `Tool(glob)` filter's glob: over a shell command `*` matches anything
+/// (`git push*`); over a path it stops at `/` and `**` crosses directories.
+fn arg_glob(tool: &str, glob: &str) -> Result<globset::Glob, globset::Error> {
+    let shell = matches!(tool, "Bash" | "run_shell_command" | "shell" | "Shell");
+    GlobBuilder::new(glob).literal_separator(!shell).build()
 }
 
 /// Keeps, for each identity, only the highest-precedence (last) hook, at
@@ -310,6 +389,12 @@ pub fn naive_plan(hooks: &[Arc<HookDef>], event: EventKind, target: Target<'_>) 
                     MatcherSpec::FullRegex(p) => {
                         regex::Regex::new(&format!("^(?:{p})$")).is_ok_and(|r| r.is_match(name))
                     }
+                    MatcherSpec::ToolArgs(filters) => filters.iter().any(|(tool, glob)| {
+                        tool == name
+                            && target
+                                .argument
+                                .is_some_and(|a| arg_glob(tool, glob).is_ok_and(|g| g.compile_matcher().is_match(a)))
+                    }),
                 }
         })
         .filter(|h| {

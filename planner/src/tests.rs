@@ -58,6 +58,7 @@ fn gemini_regex_is_unanchored_and_claude_lists_exact() {
                 Target {
                     name: Some(n),
                     model: None,
+                    argument: None,
                 },
             )
             .hooks,
@@ -72,7 +73,8 @@ fn gemini_regex_is_unanchored_and_claude_lists_exact() {
             EventKind::BeforeTool,
             Target {
                 name: Some("Write"),
-                model: None
+                model: None,
+                argument: None,
             }
         )
         .mode,
@@ -80,6 +82,56 @@ fn gemini_regex_is_unanchored_and_claude_lists_exact() {
     );
     assert_eq!(p.plan(EventKind::AfterTool, Target::default()).mode, Mode::Parallel);
     assert!(p.plan(EventKind::BeforeModel, Target::default()).hooks.is_empty());
+}
+
+#[test]
+fn argument_filters_match_the_main_argument() {
+    let hooks = vec![
+        hook(
+            0,
+            EventKind::BeforeTool,
+            MatcherSpec::ToolArgs(vec![("Bash".into(), "git push*".into())]),
+            "a",
+            false,
+        ),
+        hook(
+            1,
+            EventKind::BeforeTool,
+            MatcherSpec::ToolArgs(vec![("Write".into(), "src/**".into())]),
+            "b",
+            false,
+        ),
+        hook(
+            2,
+            EventKind::BeforeTool,
+            MatcherSpec::ToolArgs(vec![("Write".into(), "*.md".into())]),
+            "c",
+            false,
+        ),
+    ];
+    let p = Planner::new(&hooks).unwrap();
+    let plan = |tool: &str, arg: &str| {
+        labels(
+            &p.plan(
+                EventKind::BeforeTool,
+                Target {
+                    name: Some(tool),
+                    model: None,
+                    argument: Some(arg),
+                },
+            )
+            .hooks,
+        )
+    };
+    assert_eq!(plan("Bash", "git push --force origin main"), ["hook0"]);
+    assert!(plan("Bash", "git status").is_empty());
+    assert_eq!(plan("Write", "src/deep/mod.rs"), ["hook1"]);
+    assert_eq!(plan("Write", "README.md"), ["hook2"]);
+    assert!(
+        plan("Write", "docs/README.md").is_empty(),
+        "* does not cross / in a path"
+    );
+    assert!(plan("Edit", "src/a.rs").is_empty());
 }
 
 #[test]
@@ -119,7 +171,8 @@ fn model_prefix_filters() {
             EventKind::BeforeModel,
             Target {
                 name: None,
-                model: Some("gpt-4o")
+                model: Some("gpt-4o"),
+                argument: None,
             }
         )
         .hooks
@@ -131,7 +184,8 @@ fn model_prefix_filters() {
             EventKind::BeforeModel,
             Target {
                 name: None,
-                model: Some("claude")
+                model: Some("claude"),
+                argument: None,
             }
         )
         .hooks
@@ -194,14 +248,17 @@ proptest! {
             // Literals in the middle: tell prefixes, suffixes and substrings apart.
             "unread_file", "xmcp__s1__t", "aBash", "ls_x", "file_x", "the_write_file", "Writes"]),
         event in prop::sample::select(vec![EventKind::BeforeTool, EventKind::AfterTool, EventKind::BeforeAgent]),
+        argument in prop::sample::select(vec!["src/a/b.rs", "x.rs", "git push -f", "acb", "a/b"]),
     ) {
         let hooks: Vec<Arc<HookDef>> = defs.into_iter().enumerate()
             .map(|(i, (e, m, id, seq))| hook(i, e, m, &format!("id{id}"), seq)).collect();
         let p = Planner::new(&hooks).unwrap();
-        let t = Target { name: Some(target), model: None };
+        let t = Target { name: Some(target), model: None, argument: Some(argument) };
         let compiled = labels(&p.plan(event, t).hooks);
         let naive = labels(&naive_plan(&hooks, event, t));
-        prop_assert_eq!(compiled, naive);
+        prop_assert_eq!(&compiled, &naive);
+        // A second plan may come from the cache: it must be the same.
+        prop_assert_eq!(labels(&p.plan(event, t).hooks), naive);
     }
 }
 

@@ -1091,11 +1091,18 @@ fn detect_json_dialect(top: &Map<String, Value>, hooks: &Map<String, Value>) -> 
 
 /// A matcher string as `dialect` defines it. gemini: tool events match by
 /// unanchored regex, trigger events exactly. Claude (and jcli): `*` or empty
-/// for all, plain names and `A|B` lists exactly, anything else a full regex.
+/// for all, plain names and `A|B` lists exactly, `Tool(glob)` filters on the
+/// tool's main argument (`Bash(git push*)`, `Write(src/**)`), anything else
+/// a full regex.
 pub fn compile_matcher(m: &str, dialect: Dialect, event: EventKind) -> Result<MatcherSpec, String> {
     let m = m.trim();
     if m.is_empty() || m == "*" {
         return Ok(MatcherSpec::Any);
+    }
+    if matches!(dialect, Dialect::Claude | Dialect::Jcli)
+        && let Some(filters) = tool_arg_filters(m)?
+    {
+        return Ok(MatcherSpec::ToolArgs(filters));
     }
     let is_names = m.split('|').all(|n| {
         !n.is_empty()
@@ -1117,6 +1124,42 @@ pub fn compile_matcher(m: &str, dialect: Dialect, event: EventKind) -> Result<Ma
             Ok(MatcherSpec::FullRegex(m.to_string()))
         }
     }
+}
+
+/// `Bash(git push*)|Write(src/**)`: each alternative a tool name and a glob
+/// over its main argument (Claude's permission-rule syntax; `:*` is `*`).
+/// `None` when the matcher is not of that form.
+fn tool_arg_filters(m: &str) -> Result<Option<Vec<(String, String)>>, String> {
+    if !m.ends_with(')') || !m.contains('(') {
+        return Ok(None);
+    }
+    let mut out = Vec::new();
+    let mut rest = m;
+    while !rest.is_empty() {
+        let Some(open) = rest.find('(') else { return Ok(None) };
+        let tool = &rest[..open];
+        if tool.is_empty() || !tool.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            return Ok(None);
+        }
+        let Some(close) = rest[open..].find(')').map(|i| open + i) else {
+            return Ok(None);
+        };
+        let inner = &rest[open + 1..close];
+        // `Notebook(Edit|Read)` is a regex group: globs never use `|`.
+        if inner.contains('|') {
+            return Ok(None);
+        }
+        let glob = inner.replace(":*", "*");
+        globset::Glob::new(&glob).map_err(|e| format!("invalid argument glob \"{glob}\" in \"{m}\": {}", e.kind()))?;
+        out.push((tool.to_string(), glob));
+        rest = &rest[close + 1..];
+        match rest.strip_prefix('|') {
+            Some(r) => rest = r,
+            None if rest.is_empty() => {}
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(out))
 }
 
 fn regex_check(m: &str) -> Result<(), String> {

@@ -379,3 +379,24 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn claude_argument_filters() {
+    let m = |s: &str| compile_matcher(s, Dialect::Claude, EventKind::BeforeTool);
+    assert_eq!(
+        m("Bash(git push:*)|Write(src/**)").unwrap(),
+        MatcherSpec::ToolArgs(vec![
+            ("Bash".into(), "git push*".into()),
+            ("Write".into(), "src/**".into())
+        ])
+    );
+    assert_eq!(
+        m("Notebook(Edit|Read)").unwrap(),
+        MatcherSpec::FullRegex("Notebook(Edit|Read)".into())
+    );
+    assert_eq!(
+        m("mcp__gh__(create|update)_issue").unwrap(),
+        MatcherSpec::FullRegex("mcp__gh__(create|update)_issue".into())
+    );
+    assert!(m("Write(src/[)").unwrap_err().contains("invalid argument glob"));
+}
