@@ -267,3 +267,43 @@ async fn a_thousand_concurrent_events_through_four_hooks_each() {
         4000.0 / took.as_secs_f64()
     );
 }
+
+#[tokio::test]
+async fn memory_stays_flat_over_a_hundred_thousand_events() {
+    // In-process built-ins and the audit log: no per-call history may be
+    // kept anywhere on the event path.
+    let p = Project::new(&json!({"builtins": {
+        "dangerous_confirmation": {"mode": "ask"}, "security_scan": {"mode": "redact"},
+        "audit_log": {"path": "audit.jsonl", "max_bytes": 1_000_000, "keep": 1}}}));
+    let h = p.hooks();
+    let input = |i: usize| {
+        json!({"tool_name": "run_shell_command", "tool_input": {"command": format!("echo {i}")}})
+            .as_object()
+            .unwrap()
+            .clone()
+    };
+    for i in 0..10_000 {
+        h.fire(EventKind::BeforeTool, input(i)).await;
+    }
+    // The audit queue (bounded at 4,096 records) may hold a backlog; let
+    // the writer drain it before each reading.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let warm = rss_kb();
+    let t = Instant::now();
+    for i in 0..100_000 {
+        let o = h.fire(EventKind::BeforeTool, input(i)).await;
+        assert_eq!(o.records.len(), 2);
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let grew_kb = rss_kb().saturating_sub(warm);
+    eprintln!(
+        "100,000 events through 2 in-process hooks + audit log: {:.1} s, RSS grew {grew_kb} KiB",
+        t.elapsed().as_secs_f64()
+    );
+    assert!(grew_kb < 4 * 1024, "memory grew by {grew_kb} KiB over 100,000 events");
+    drop(h);
+    // Rotation kept the log bounded: the current file and one rotated copy.
+    let size = |f: &str| std::fs::metadata(p.path().join(f)).map_or(0, |m| m.len());
+    assert!(size("audit.jsonl") <= 1_000_000 && size("audit.jsonl.1") <= 1_000_000);
+    assert!(!p.path().join("audit.jsonl.2").exists());
+}

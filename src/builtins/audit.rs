@@ -35,7 +35,7 @@ pub struct AuditConfig {
 /// The audit log's sending end.
 #[derive(Debug)]
 pub struct AuditLog {
-    tx: Option<SyncSender<Value>>,
+    tx: Option<SyncSender<String>>,
     dropped: Arc<AtomicU64>,
     writer: Option<JoinHandle<()>>,
 }
@@ -69,15 +69,14 @@ impl AuditLog {
     /// Starts the writer thread.
     pub fn start(cfg: AuditConfig) -> std::io::Result<AuditLog> {
         let (mut out, mut len) = open(&cfg.path)?;
-        let (tx, rx) = mpsc::sync_channel::<Value>(QUEUE);
+        let (tx, rx) = mpsc::sync_channel::<String>(QUEUE);
         let dropped = Arc::new(AtomicU64::new(0));
         let dropped_w = Arc::clone(&dropped);
         let writer = std::thread::Builder::new()
             .name("hookshot-audit".into())
             .spawn(move || {
-                let write = |record: &Value, out: &mut BufWriter<File>, len: &mut u64| {
-                    let mut line = record.to_string();
-                    line.push('\n');
+                let write = |line: &str, out: &mut BufWriter<File>, len: &mut u64| {
+                    // Lines arrive finished (newline included).
                     if *len > 0 && *len + line.len() as u64 > cfg.max_bytes {
                         let _ = out.flush();
                         rotate(&cfg);
@@ -100,7 +99,11 @@ impl AuditLog {
                 }
                 let n = dropped_w.load(Ordering::Relaxed);
                 if n > 0 {
-                    write(&json!({"type": "dropped", "count": n}), &mut out, &mut len);
+                    write(
+                        &format!("{}\n", json!({"type": "dropped", "count": n})),
+                        &mut out,
+                        &mut len,
+                    );
                 }
                 let _ = out.flush();
             })?;
@@ -145,7 +148,11 @@ impl AuditLog {
             "duration_ms": duration_ms,
             "hooks": hooks,
         });
-        if let Err(TrySendError::Full(_)) = tx.try_send(record) {
+        // A queued line costs its bytes, not a tree of JSON values: the
+        // queue bound is then a small memory bound.
+        let mut line = record.to_string();
+        line.push('\n');
+        if let Err(TrySendError::Full(_)) = tx.try_send(line) {
             self.dropped.fetch_add(1, Ordering::Relaxed);
         }
     }
