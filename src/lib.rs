@@ -14,19 +14,36 @@
 //! [`HookSystem`] wires them together for embedders; the `hookshot` binary
 //! is built on it, and so is the reference agent loop in [`replay`].
 //!
-//! ```no_run
-//! # async fn demo() -> Result<(), hookshot::Error> {
-//! use hookshot::{EventKind, HookSystem};
-//! let hooks = HookSystem::builder().settings("settings.json").workdir(".").build()?;
-//! let input = serde_json::json!({"tool_name": "write_file", "tool_input": {"file_path": "a.txt"}});
-//! let outcome = hooks.fire(EventKind::BeforeTool, input.as_object().unwrap().clone()).await;
-//! if outcome.is_blocked() {
-//!     println!("refused: {}", outcome.block_reason());
+//! ```
+//! use std::sync::Arc;
+//! use hookshot::{Decision, EventKind, Hook, HookOutput, HookSystem};
+//! use serde_json::{json, Map, Value};
+//!
+//! #[derive(Debug)]
+//! struct NoEnvFiles;
+//! impl Hook for NoEnvFiles {
+//!     fn call(&self, _: EventKind, input: &Map<String, Value>) -> HookOutput {
+//!         let path = input["tool_input"]["file_path"].as_str().unwrap_or("");
+//!         let decision = if path.ends_with(".env") { Decision::Block } else { Decision::Allow };
+//!         HookOutput { decision, reason: Some("no .env writes".into()), ..Default::default() }
+//!     }
 //! }
-//! # Ok(()) }
+//!
+//! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+//! // Add `.settings("settings.json")` to load gemini, Claude or jcli hooks too.
+//! let hooks = HookSystem::builder().hook(EventKind::BeforeTool, "no-env", Arc::new(NoEnvFiles)).build()?;
+//! let input = json!({"tool_name": "write_file", "tool_input": {"file_path": "app/.env"}});
+//! let outcome = hooks.fire(EventKind::BeforeTool, input.as_object().unwrap().clone()).await;
+//! assert!(outcome.is_blocked());
+//! assert_eq!(outcome.block_reason(), "no .env writes");
+//! // The same answer in the words of each agent:
+//! assert_eq!(outcome.render(hookshot::Dialect::Claude)["hookSpecificOutput"]["permissionDecision"], "deny");
+//! # Ok::<(), hookshot::Error>(())
+//! # }).unwrap();
 //! ```
 
 pub mod builtins;
+pub mod metrics;
 pub mod replay;
 pub mod serve;
 
@@ -39,9 +56,10 @@ pub use hookshot_core::{
 };
 use hookshot_planner::{Mode, Planner, Target};
 pub use hookshot_registry::{Diagnostic, Registry, Skipped, Source, TrustPolicy, TrustStore};
-pub use hookshot_runner::RunnerConfig;
+pub use hookshot_runner::{Hook, RunnerConfig};
 use hookshot_runner::{HookInput, RunEnv, Runner};
 use serde_json::{Map, Value};
+use tracing::Instrument;
 
 /// Why a hook system could not be built.
 #[derive(Debug, thiserror::Error)]
@@ -79,7 +97,7 @@ pub const DEPTH_VAR: &str = "HOOKSHOT_DEPTH";
 pub const MAX_DEPTH: u32 = 4;
 
 /// Builds a [`HookSystem`].
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct Builder {
     settings: Vec<PathBuf>,
     workdir: Option<PathBuf>,
@@ -91,9 +109,36 @@ pub struct Builder {
     runner: RunnerConfig,
     strategy: Strategy,
     session_id: Option<String>,
+    code_hooks: Vec<(EventKind, String, Arc<dyn Hook>)>,
+}
+
+/// An in-process hook's definition, registered by code.
+fn code_hook(event: EventKind, name: &str, source: SourceKind) -> HookDef {
+    HookDef {
+        identity: format!("{source}:{name}"),
+        name: Some(name.to_string()),
+        event,
+        dialect: Dialect::Gemini,
+        matcher: hookshot_core::MatcherSpec::Any,
+        model_prefix: None,
+        action: hookshot_core::HookAction::InProcess { name: name.to_string() },
+        timeout: std::time::Duration::from_secs(5),
+        sequential: false,
+        fail: hookshot_core::FailPolicy::Open,
+        retry: 0,
+        source,
+        provenance: hookshot_core::Provenance::default(),
+    }
 }
 
 impl Builder {
+    /// Adds an in-process hook for `event` (it runs before every
+    /// configured hook, as built-ins do).
+    pub fn hook(mut self, event: EventKind, name: impl Into<String>, hook: Arc<dyn Hook>) -> Self {
+        self.code_hooks.push((event, name.into(), hook));
+        self
+    }
+
     /// Adds a settings file; each one added overrides the ones before.
     pub fn settings(mut self, path: impl Into<PathBuf>) -> Self {
         self.settings.push(path.into());
@@ -149,7 +194,7 @@ impl Builder {
 
     /// Loads and compiles everything; nothing runs from a bad configuration.
     pub fn build(self) -> Result<HookSystem, Error> {
-        let workdir = self.workdir.unwrap_or_else(|| PathBuf::from("."));
+        let workdir = self.workdir.clone().unwrap_or_else(|| PathBuf::from("."));
         let workdir = std::fs::canonicalize(&workdir).unwrap_or(workdir);
         let mut sources = Vec::new();
         if self.discover {
@@ -160,12 +205,18 @@ impl Builder {
                 self.agent_user_files,
             );
         }
-        sources.extend(self.settings.into_iter().map(|path| Source {
-            path,
+        sources.extend(self.settings.iter().map(|path| Source {
+            path: path.clone(),
             kind: SourceKind::Cli,
         }));
         let registry = Registry::load(&sources, &self.trust)?;
-        HookSystem::from_registry(registry, workdir, self.runner, self.strategy, self.session_id)
+        let mut system = HookSystem::from_registry(registry, workdir, self.runner, self.strategy, self.session_id)?;
+        system.reload_from = Some((sources, self.trust));
+        for (event, name, hook) in self.code_hooks {
+            system.add_code_hook(code_hook(event, &name, SourceKind::Builtin), hook);
+        }
+        system.recompile()?;
+        Ok(system)
     }
 }
 
@@ -173,7 +224,15 @@ impl Builder {
 #[derive(Debug)]
 pub struct HookSystem {
     registry: Registry,
+    /// Hooks registered by code: built-ins, then the builder's in-process
+    /// hooks (lowest precedence); and session hooks added at run time
+    /// (highest).
+    code_hooks: Vec<Arc<HookDef>>,
+    session_hooks: Vec<Arc<HookDef>>,
+    /// Where `reload` reads from again.
+    reload_from: Option<(Vec<Source>, TrustPolicy)>,
     audit: Option<builtins::audit::AuditLog>,
+    metrics: metrics::Metrics,
     planner: Planner,
     runner: Runner,
     workdir: PathBuf,
@@ -204,29 +263,82 @@ impl HookSystem {
         session_id: Option<String>,
     ) -> Result<HookSystem, Error> {
         let builtins = builtins::from_settings(registry.builtins(), &workdir).map_err(Error::Builtin)?;
-        // Built-ins have the lowest precedence: they run first.
-        let hooks: Vec<Arc<HookDef>> = builtins
-            .hooks
-            .into_iter()
-            .map(Arc::new)
-            .chain(registry.hooks().iter().cloned())
-            .collect();
-        let planner = Planner::new(&hooks)?;
         let mut runner = Runner::new(runner);
         for (name, hook) in builtins.in_process {
             runner.register(name, hook);
         }
         let depth = std::env::var(DEPTH_VAR).ok().and_then(|d| d.parse().ok()).unwrap_or(0);
-        Ok(HookSystem {
+        let mut system = HookSystem {
             registry,
+            code_hooks: builtins.hooks.into_iter().map(Arc::new).collect(),
+            session_hooks: Vec::new(),
+            reload_from: None,
             audit: builtins.audit,
-            planner,
+            metrics: metrics::Metrics::default(),
+            planner: Planner::default(),
             runner,
             workdir,
             session_id: session_id.unwrap_or_else(new_session_id),
             strategy,
             depth,
-        })
+        };
+        system.recompile()?;
+        Ok(system)
+    }
+
+    /// Recompiles the planner over code, registry and session hooks, in
+    /// that precedence order.
+    fn recompile(&mut self) -> Result<(), Error> {
+        let hooks: Vec<Arc<HookDef>> = self
+            .code_hooks
+            .iter()
+            .chain(self.registry.hooks())
+            .chain(&self.session_hooks)
+            .cloned()
+            .collect();
+        self.planner = Planner::new(&hooks)?;
+        Ok(())
+    }
+
+    fn add_code_hook(&mut self, def: HookDef, hook: Arc<dyn Hook>) {
+        self.runner.register(def.label().to_string(), hook);
+        self.code_hooks.push(Arc::new(def));
+    }
+
+    /// Registers an in-process hook for this session (source `session`, the
+    /// highest precedence), as jcli's `register_hook` does for its agent.
+    pub fn register(&mut self, event: EventKind, name: &str, hook: Arc<dyn Hook>) -> Result<(), Error> {
+        self.runner.register(name.to_string(), hook);
+        self.session_hooks
+            .push(Arc::new(code_hook(event, name, SourceKind::Session)));
+        self.recompile()
+    }
+
+    /// Registers a command hook for this session.
+    pub fn register_command(&mut self, event: EventKind, name: &str, command: &str) -> Result<(), Error> {
+        let mut def = code_hook(event, name, SourceKind::Session);
+        def.action = hookshot_core::HookAction::Command {
+            command: command.to_string(),
+        };
+        def.timeout = std::time::Duration::from_secs(60);
+        self.session_hooks.push(Arc::new(def));
+        self.recompile()
+    }
+
+    /// Reads the settings files again, under the same trust policy (a
+    /// changed project file is untrusted until trusted again). On an error
+    /// the loaded configuration stays in force. Built-ins are not restarted.
+    pub fn reload(&mut self) -> Result<(), Error> {
+        let Some((sources, trust)) = &self.reload_from else {
+            return Ok(());
+        };
+        self.registry = Registry::load(sources, trust)?;
+        self.recompile()
+    }
+
+    /// Per-hook metrics since this system was built.
+    pub fn metrics(&self) -> Vec<metrics::HookStats> {
+        self.metrics.snapshot()
     }
 
     /// The registry behind this system.
@@ -340,7 +452,11 @@ impl HookSystem {
     pub async fn fire(&self, event: EventKind, mut input: Map<String, Value>) -> Outcome {
         let start = std::time::Instant::now();
         self.complete_input(event, &mut input);
-        let outcome = self.run_hooks(event, &mut input).await;
+        let span = tracing::info_span!("event", event = %event, hooks = tracing::field::Empty, decision = tracing::field::Empty);
+        let outcome = self.run_hooks(event, &mut input).instrument(span.clone()).await;
+        span.record("hooks", outcome.records.len());
+        span.record("decision", tracing::field::debug(outcome.output.decision));
+        self.metrics.record(&outcome.records);
         if let Some(audit) = &self.audit {
             audit.record(
                 &self.session_id,
@@ -384,7 +500,7 @@ impl HookSystem {
                     canonical: input,
                     bytes: &bytes,
                 };
-                let record = self.runner.run(hook, hi, &env).await;
+                let record = self.traced(hook, hi, &env).await;
                 hookshot_aggregator::chain(event, input, &record.output);
                 let blocked = record.output.decision.is_block();
                 // continue:false ends everything; jcli's stop/skip and
@@ -411,7 +527,7 @@ impl HookSystem {
                     .iter()
                     .find(|(d, _)| *d == h.dialect)
                     .map_or(&[][..], |(_, b)| b.as_slice());
-                self.runner.run(
+                self.traced(
                     h,
                     HookInput {
                         event,
@@ -424,6 +540,23 @@ impl HookSystem {
             futures::future::join_all(runs).await
         };
         hookshot_aggregator::aggregate(event, records)
+    }
+}
+
+impl HookSystem {
+    /// Runs one hook inside a `hook` span that records how it went.
+    async fn traced(&self, hook: &Arc<HookDef>, input: HookInput<'_>, env: &RunEnv) -> HookRecord {
+        let span = tracing::debug_span!("hook", hook = %hook.identity, source = %hook.source);
+        let record = self.runner.run(hook, input, env).instrument(span.clone()).await;
+        let _entered = span.enter();
+        tracing::debug!(
+            duration_ms = record.captured.duration.as_secs_f64() * 1000.0,
+            exit_code = record.captured.exit.code,
+            decision = ?record.output.decision,
+            failure = record.failure.as_deref(),
+            "hook finished"
+        );
+        record
     }
 }
 

@@ -97,6 +97,17 @@ enum Command {
     },
     /// Print the JSON Schema of the settings format (for editor completion).
     Schema,
+    /// Per-hook runs, failures, timeouts, blocks and latency from an audit
+    /// log (a live sidecar answers the `stats` method).
+    Stats {
+        /// The audit log (JSON Lines written by the audit_log built-in);
+        /// rotated files beside it (`.1`, `.2`, ...) are read too.
+        #[arg(long, value_name = "FILE")]
+        audit: PathBuf,
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Trust the project's current hook settings (after showing them).
     Trust {
         /// The project (default: the current directory).
@@ -331,6 +342,7 @@ async fn run(command: Command) -> Result<u8, Fail> {
                 .map_err(|e| Fail::Usage(format!("serve: {e}")))?;
             Ok(0)
         }
+        Command::Stats { audit, json } => stats(&audit, json),
         Command::Schema => {
             println!(
                 "{}",
@@ -424,6 +436,34 @@ fn list(hooks: &HookSystem, as_json: bool) {
             );
         }
     }
+}
+
+fn stats(audit: &Path, as_json: bool) -> Result<u8, Fail> {
+    let mut text = std::fs::read_to_string(audit).map_err(|e| Fail::Usage(format!("{}: {e}", audit.display())))?;
+    for i in 1.. {
+        let mut rotated = audit.as_os_str().to_owned();
+        rotated.push(format!(".{i}"));
+        match std::fs::read_to_string(PathBuf::from(rotated)) {
+            Ok(t) => text.push_str(&t),
+            Err(_) => break,
+        }
+    }
+    let stats = hookshot::metrics::Metrics::from_audit(&text).snapshot();
+    if as_json {
+        println!("{}", serde_json::to_string(&stats).unwrap_or_default());
+        return Ok(0);
+    }
+    println!(
+        "{:<40} {:>8} {:>8} {:>8} {:>8} {:>10} {:>10} {:>10}",
+        "hook", "runs", "failed", "timeout", "blocked", "mean ms", "p50 ms", "p99 ms"
+    );
+    for s in stats {
+        println!(
+            "{:<40} {:>8} {:>8} {:>8} {:>8} {:>10.2} {:>10.2} {:>10.2}",
+            s.hook, s.runs, s.failures, s.timeouts, s.blocks, s.mean_ms, s.p50_ms, s.p99_ms
+        );
+    }
+    Ok(0)
 }
 
 fn trust(project: &Path) -> Result<u8, Fail> {

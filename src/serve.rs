@@ -3,8 +3,8 @@
 //!
 //! Methods: `fire {"event", "input"}` -> `{"blocked", "output"}` (output in
 //! the event name's dialect, plus `reason` when blocked and `warnings`);
-//! `list` -> the effective hooks; `shutdown` -> answers, then the server
-//! ends. Requests are handled concurrently (answers carry their ids); a bad
+//! `list` -> the effective hooks; `stats` -> per-hook metrics of this
+//! process; `shutdown` -> answers, then the server ends. Requests are handled concurrently (answers carry their ids); a bad
 //! line gets a JSON-RPC error and never ends the server; notifications (no
 //! id) get no answer.
 
@@ -95,6 +95,10 @@ pub async fn handle(hooks: &HookSystem, line: &str) -> (Option<Value>, bool) {
             (reply(ok(rid, result)), false)
         }
         "list" => (reply(ok(rid, hooks.describe_hooks())), false),
+        "stats" => (
+            reply(ok(rid, serde_json::to_value(hooks.metrics()).unwrap_or_default())),
+            false,
+        ),
         "shutdown" => (reply(ok(rid, Value::Null)), true),
         other => (reply(error(rid, -32601, format!("method not found: {other}"))), false),
     }

@@ -348,3 +348,21 @@ fn later_sources_win_and_disable_lists_apply_across_sources() {
     assert_eq!(rows[0]["state"], "disabled");
     assert_eq!(rows[0]["source"], "project");
 }
+
+#[test]
+fn stats_command_reads_an_audit_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("audit.jsonl");
+    let line = |d: &str, ms: f64| json!({"event": "BeforeTool", "hooks": [{"hook": "guard", "decision": d, "duration_ms": ms, "failure": null}]});
+    std::fs::write(&log, format!("{}\n{}\n", line("block", 2.0), line("allow", 3.0))).unwrap();
+    std::fs::write(dir.path().join("audit.jsonl.1"), format!("{}\n", line("allow", 1.0))).unwrap();
+    let out = hookshot()
+        .args(["stats", "--json", "--audit"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    let stats: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(stats[0]["hook"], "guard");
+    assert_eq!(stats[0]["runs"], 3, "rotated files are read too");
+    assert_eq!(stats[0]["blocks"], 1);
+}

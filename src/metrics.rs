@@ -1,0 +1,197 @@
+//! Per-hook metrics, as jcli keeps them: runs, failures, timeouts, blocks,
+//! and latency percentiles from a fixed-size histogram. Memory is bounded:
+//! one entry per hook identity (bounded by the registry) of fixed size.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use serde::Serialize;
+
+use crate::HookRecord;
+
+/// Latency buckets: bucket `i` holds runs under 2^(i+1) microseconds
+/// (the last one everything longer), so percentiles are within 2x.
+const BUCKETS: usize = 36;
+
+/// Counts and a latency histogram for one hook.
+#[derive(Debug, Clone)]
+struct Entry {
+    runs: u64,
+    failures: u64,
+    timeouts: u64,
+    blocks: u64,
+    total_us: u128,
+    buckets: [u64; BUCKETS],
+}
+
+impl Default for Entry {
+    fn default() -> Self {
+        Entry {
+            runs: 0,
+            failures: 0,
+            timeouts: 0,
+            blocks: 0,
+            total_us: 0,
+            buckets: [0; BUCKETS],
+        }
+    }
+}
+
+impl Entry {
+    fn add(&mut self, micros: u64, failed: bool, timed_out: bool, blocked: bool) {
+        self.runs += 1;
+        self.failures += u64::from(failed);
+        self.timeouts += u64::from(timed_out);
+        self.blocks += u64::from(blocked);
+        self.total_us += u128::from(micros);
+        let b = (64 - micros.max(1).leading_zeros() as usize)
+            .saturating_sub(1)
+            .min(BUCKETS - 1);
+        self.buckets[b] += 1;
+    }
+
+    /// The upper bound (µs) of the bucket holding quantile `q`.
+    fn quantile(&self, q: f64) -> u64 {
+        let rank = ((self.runs as f64) * q).ceil().max(1.0) as u64;
+        let mut seen = 0;
+        for (i, n) in self.buckets.iter().enumerate() {
+            seen += n;
+            if seen >= rank {
+                return 1u64 << (i + 1);
+            }
+        }
+        1u64 << BUCKETS
+    }
+}
+
+/// What one hook did, summed up.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HookStats {
+    /// The hook's identity.
+    pub hook: String,
+    /// Runs.
+    pub runs: u64,
+    /// Runs that failed (non-zero exit other than 2, crash, timeout, ...).
+    pub failures: u64,
+    /// Runs killed at their timeout.
+    pub timeouts: u64,
+    /// Runs that blocked.
+    pub blocks: u64,
+    /// Mean latency, ms.
+    pub mean_ms: f64,
+    /// Median latency (histogram bucket bound, within 2x), ms.
+    pub p50_ms: f64,
+    /// 99th percentile latency (histogram bucket bound, within 2x), ms.
+    pub p99_ms: f64,
+}
+
+/// Metrics of every hook that ran.
+#[derive(Debug, Default)]
+pub struct Metrics {
+    entries: Mutex<BTreeMap<String, Entry>>,
+}
+
+impl Metrics {
+    /// Records one run.
+    pub fn add(&self, hook: &str, micros: u64, failed: bool, timed_out: bool, blocked: bool) {
+        if let Ok(mut e) = self.entries.lock() {
+            match e.get_mut(hook) {
+                Some(entry) => entry.add(micros, failed, timed_out, blocked),
+                None => {
+                    let mut entry = Entry::default();
+                    entry.add(micros, failed, timed_out, blocked);
+                    e.insert(hook.to_string(), entry);
+                }
+            }
+        }
+    }
+
+    /// Records the runs of one event.
+    pub fn record(&self, records: &[HookRecord]) {
+        for r in records {
+            self.add(
+                &r.hook.identity,
+                r.captured.duration.as_micros() as u64,
+                r.failure.is_some(),
+                r.captured.exit.timed_out,
+                r.output.decision.is_block(),
+            );
+        }
+    }
+
+    /// A snapshot, by hook identity.
+    pub fn snapshot(&self) -> Vec<HookStats> {
+        let Ok(e) = self.entries.lock() else { return Vec::new() };
+        e.iter()
+            .map(|(hook, x)| HookStats {
+                hook: hook.clone(),
+                runs: x.runs,
+                failures: x.failures,
+                timeouts: x.timeouts,
+                blocks: x.blocks,
+                mean_ms: if x.runs == 0 {
+                    0.0
+                } else {
+                    x.total_us as f64 / x.runs as f64 / 1000.0
+                },
+                p50_ms: x.quantile(0.5) as f64 / 1000.0,
+                p99_ms: x.quantile(0.99) as f64 / 1000.0,
+            })
+            .collect()
+    }
+
+    /// Metrics rebuilt from an audit log's JSON Lines (`hookshot stats`).
+    pub fn from_audit(text: &str) -> Metrics {
+        let m = Metrics::default();
+        for line in text.lines() {
+            let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            for h in v.get("hooks").and_then(|h| h.as_array()).into_iter().flatten() {
+                let ms = h.get("duration_ms").and_then(|d| d.as_f64()).unwrap_or(0.0);
+                let failure = h.get("failure").is_some_and(|f| !f.is_null());
+                let timed_out = h
+                    .get("failure")
+                    .and_then(|f| f.as_str())
+                    .is_some_and(|f| f.contains("timed out"));
+                let blocked = h.get("decision").and_then(|d| d.as_str()) == Some("block");
+                let hook = h.get("hook").and_then(|x| x.as_str()).unwrap_or("?");
+                m.add(hook, (ms * 1000.0) as u64, failure, timed_out, blocked);
+            }
+        }
+        m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_and_percentiles() {
+        let m = Metrics::default();
+        for i in 0..99 {
+            m.add("a", 1000 + i, false, false, false);
+        }
+        m.add("a", 900_000, true, true, true);
+        let s = &m.snapshot()[0];
+        assert_eq!((s.runs, s.failures, s.timeouts, s.blocks), (100, 1, 1, 1));
+        assert_eq!(s.p50_ms, 2.048, "1 ms runs fall in the 1.024-2.048 ms bucket");
+        assert_eq!(s.p99_ms, 2.048);
+        assert!(s.mean_ms > 9.0 && s.mean_ms < 10.1, "{}", s.mean_ms);
+        m.add("a", 900_000, false, false, false);
+        assert_eq!(m.snapshot()[0].p99_ms, 1048.576);
+    }
+
+    #[test]
+    fn rebuilt_from_audit_lines() {
+        let log = r#"{"event":"BeforeTool","hooks":[{"hook":"x","decision":"block","duration_ms":3.0,"failure":null}]}
+not json
+{"event":"BeforeTool","hooks":[{"hook":"x","decision":"undecided","duration_ms":100.0,"failure":"timed out after 0.1s and was killed"}]}"#;
+        let s = &Metrics::from_audit(log).snapshot()[0];
+        assert_eq!(
+            (s.hook.as_str(), s.runs, s.blocks, s.failures, s.timeouts),
+            ("x", 2, 1, 1, 1)
+        );
+    }
+}
