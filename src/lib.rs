@@ -56,7 +56,7 @@ pub use hookshot_core::{
 };
 use hookshot_planner::{Mode, Planner, Target};
 pub use hookshot_registry::{Diagnostic, Registry, Skipped, Source, TrustPolicy, TrustStore};
-pub use hookshot_runner::{Hook, RunnerConfig};
+pub use hookshot_runner::{FixtureModel, Hook, ModelClient, RunnerConfig};
 use hookshot_runner::{HookInput, RunEnv, Runner};
 use serde_json::{Map, Value};
 use tracing::Instrument;
@@ -110,6 +110,7 @@ pub struct Builder {
     strategy: Strategy,
     session_id: Option<String>,
     code_hooks: Vec<(EventKind, String, Arc<dyn Hook>)>,
+    model: Option<Arc<dyn ModelClient>>,
 }
 
 /// An in-process hook's definition, registered by code.
@@ -132,6 +133,13 @@ fn code_hook(event: EventKind, name: &str, source: SourceKind) -> HookDef {
 }
 
 impl Builder {
+    /// The model that LLM prompt hooks (jcli `type: llm`, Claude `type:
+    /// "prompt"`) ask.
+    pub fn model_client(mut self, client: Arc<dyn ModelClient>) -> Self {
+        self.model = Some(client);
+        self
+    }
+
     /// Adds an in-process hook for `event` (it runs before every
     /// configured hook, as built-ins do).
     pub fn hook(mut self, event: EventKind, name: impl Into<String>, hook: Arc<dyn Hook>) -> Self {
@@ -212,6 +220,9 @@ impl Builder {
         let registry = Registry::load(&sources, &self.trust)?;
         let mut system = HookSystem::from_registry(registry, workdir, self.runner, self.strategy, self.session_id)?;
         system.reload_from = Some((sources, self.trust));
+        if let Some(m) = self.model {
+            system.runner.set_model_client(m);
+        }
         for (event, name, hook) in self.code_hooks {
             system.add_code_hook(code_hook(event, &name, SourceKind::Builtin), hook);
         }

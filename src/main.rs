@@ -44,6 +44,10 @@ struct Sources {
     /// Also read ~/.gemini, ~/.claude and ~/.jdata user settings.
     #[arg(long)]
     agent_user_files: bool,
+    /// Answer LLM prompt hooks from this recorded `.responses` file, one
+    /// line per prompt.
+    #[arg(long, value_name = "FIXTURE")]
+    hook_model: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -225,6 +229,10 @@ fn build(sources: &Sources) -> Result<HookSystem, Fail> {
         });
     for s in &sources.settings {
         b = b.settings(s);
+    }
+    if let Some(f) = &sources.hook_model {
+        let model = hookshot::FixtureModel::open(f).map_err(|e| Fail::Usage(format!("{}: {e}", f.display())))?;
+        b = b.model_client(std::sync::Arc::new(model));
     }
     let hooks = b.build()?;
     for w in hooks.registry().warnings() {

@@ -366,3 +366,97 @@ fn stats_command_reads_an_audit_log() {
     assert_eq!(stats[0]["runs"], 3, "rotated files are read too");
     assert_eq!(stats[0]["blocks"], 1);
 }
+
+#[test]
+fn llm_prompt_hooks_answer_from_a_model_fixture() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("hooks.yaml"),
+        "pre_tool_execution:\n  - type: llm\n    prompt: \"Is {{tool_name}} with {{tool_arguments}} safe? Reply JSON.\"\n    retry: 1\n",
+    )
+    .unwrap();
+    let say = |t: &str| json!({"method": "generateContentStream", "response": [{"candidates": [{"content": {"role": "model", "parts": [{"text": t}]}}]}]});
+    let answers = [
+        say("Looking at it... {\"action\": \"skip\", \"retry_feedback\": \"rm is not safe\"} hope that helps"),
+        say("I think it is fine"),
+        say("{}"),
+    ];
+    let text: String = answers.iter().map(|a| format!("{a}\n")).collect();
+    std::fs::write(dir.path().join("model.responses"), text).unwrap();
+    let run = |input: &Value, extra: &[&str]| {
+        let mut child = hookshot()
+            .args(["fire", "pre_tool_execution", "--settings", "hooks.yaml"])
+            .args(extra)
+            .current_dir(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.to_string().as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let call = json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}});
+    let model = ["--hook-model", "model.responses"];
+    // First answer: JSON inside prose, taken from the first { to the last }.
+    let o = run(&call, &model);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stdout_json(&o),
+        json!({"action": "skip", "retry_feedback": "rm is not safe"})
+    );
+    // A fresh process reads the fixture from the start: the same answer.
+    // Without a model client the hook fails open, with a warning naming it.
+    let o = run(&call, &[]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("has no model client"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[tokio::test]
+async fn llm_hook_retries_an_answer_without_json() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("hooks.yaml"),
+        "stop:\n  - type: llm\n    prompt: \"Review: {{assistant_output}}\"\n",
+    )
+    .unwrap();
+    let say = |t: &str| json!({"method": "generateContentStream", "response": [{"candidates": [{"content": {"role": "model", "parts": [{"text": t}]}}]}]});
+    let text = format!(
+        "{}\n{}\n",
+        say("no json at all"),
+        say("{\"action\": \"stop\", \"retry_feedback\": \"add tests\"}")
+    );
+    std::fs::write(dir.path().join("m.responses"), text).unwrap();
+    let model = hookshot::FixtureModel::open(&dir.path().join("m.responses")).unwrap();
+    let hooks = hookshot::HookSystem::builder()
+        .settings(dir.path().join("hooks.yaml"))
+        .workdir(dir.path())
+        .model_client(std::sync::Arc::new(model))
+        .build()
+        .unwrap();
+    let input = json!({"prompt": "p", "prompt_response": "done"})
+        .as_object()
+        .unwrap()
+        .clone();
+    let o = hooks.fire(hookshot::EventKind::AfterAgent, input.clone()).await;
+    assert!(
+        o.is_blocked(),
+        "the retry (jcli's default for llm hooks is 1) got the JSON answer: {:?}",
+        o.warnings
+    );
+    assert_eq!(o.block_reason(), "add tests");
+    // The fixture is used up: the next run fails open, with a warning.
+    let o = hooks.fire(hookshot::EventKind::AfterAgent, input).await;
+    assert!(!o.is_blocked());
+    assert!(o.warnings[0].contains("ran out"), "{:?}", o.warnings);
+}

@@ -139,6 +139,15 @@ pub enum HookAction {
         /// An observer: sent a notification, no answer awaited.
         observe: bool,
     },
+    /// A prompt for a model (jcli `type: llm`, Claude `type: "prompt"`):
+    /// the template is rendered with the event's fields and the model's
+    /// JSON answer is the hook's output.
+    Llm {
+        /// The template, with `{{event}}`, `{{tool_name}}`, ... placeholders.
+        prompt: String,
+        /// A model to use instead of the client's default.
+        model: Option<String>,
+    },
 }
 
 /// How to start a persistent hook process.
@@ -209,6 +218,7 @@ impl HookDef {
             HookAction::Command { command } => command,
             HookAction::InProcess { name } => name,
             HookAction::Persistent { process, .. } => &process.name,
+            HookAction::Llm { prompt, .. } => prompt,
         }
     }
 
@@ -216,7 +226,7 @@ impl HookDef {
     pub fn command(&self) -> Option<&str> {
         match &self.action {
             HookAction::Command { command } => Some(command),
-            HookAction::InProcess { .. } | HookAction::Persistent { .. } => None,
+            HookAction::InProcess { .. } | HookAction::Persistent { .. } | HookAction::Llm { .. } => None,
         }
     }
 }

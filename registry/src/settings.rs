@@ -479,6 +479,8 @@ impl Parser<'_> {
             "retry",
             "statusMessage",
             "source",
+            "prompt",
+            "model",
         ];
         for k in h.keys() {
             if !KEYS.contains(&k.as_str()) {
@@ -491,12 +493,19 @@ impl Parser<'_> {
                 );
             }
         }
-        match h.get("type") {
-            Some(Value::String(t)) if t == "command" => {}
+        let action = match h.get("type") {
+            Some(Value::String(t)) if t == "command" => HookAction::Command {
+                command: self.required_string(h, ptr, "command", "a command hook needs the command line to run")?,
+            },
+            // Claude Code's prompt hooks: a model judges the event.
+            Some(Value::String(t)) if t == "prompt" => HookAction::Llm {
+                prompt: self.required_string(h, ptr, "prompt", "a prompt hook needs the prompt to send")?,
+                model: self.opt_string(h, ptr, "model"),
+            },
             Some(Value::String(t)) => {
                 self.error(
                     &format!("{ptr}/type"),
-                    format!("hook type \"{t}\" is not supported; use \"command\""),
+                    format!("hook type \"{t}\" is not supported; use \"command\" or \"prompt\""),
                 );
                 return None;
             }
@@ -511,27 +520,11 @@ impl Parser<'_> {
                 self.error(ptr, "missing \"type\": add \"type\": \"command\"");
                 return None;
             }
-        }
-        let command = match h.get("command") {
-            Some(Value::String(c)) if !c.trim().is_empty() => c.clone(),
-            Some(Value::String(_)) => {
-                self.error(&format!("{ptr}/command"), "the command is empty");
-                return None;
-            }
-            Some(other) => {
-                self.error(
-                    &format!("{ptr}/command"),
-                    format!("expected a command line string, found {}", kind_of(other)),
-                );
-                return None;
-            }
-            None => {
-                self.error(ptr, "missing \"command\": a command hook needs the command line to run");
-                return None;
-            }
         };
+        let is_prompt = matches!(action, HookAction::Llm { .. });
         let name = self.opt_string(h, ptr, "name");
         let (unit_ms, default) = match dialect {
+            Dialect::Claude if is_prompt => (1000.0, Duration::from_secs(30)),
             Dialect::Claude => (1000.0, Duration::from_secs(600)),
             _ => (1.0, Duration::from_secs(60)),
         };
@@ -579,7 +572,11 @@ impl Parser<'_> {
         if !enabled {
             return None;
         }
-        let identity = name.clone().unwrap_or_else(|| command.clone());
+        let identity = name.clone().unwrap_or_else(|| match &action {
+            HookAction::Command { command } => command.clone(),
+            HookAction::Llm { prompt, .. } => prompt.clone(),
+            _ => String::new(),
+        });
         Some(HookDef {
             identity,
             name,
@@ -587,7 +584,7 @@ impl Parser<'_> {
             dialect,
             matcher,
             model_prefix: None,
-            action: HookAction::Command { command },
+            action,
             timeout,
             sequential,
             fail,
@@ -595,6 +592,28 @@ impl Parser<'_> {
             source: self.source,
             provenance: self.at(ptr, false),
         })
+    }
+
+    /// A string field that must be there and not blank.
+    fn required_string(&mut self, h: &Map<String, Value>, ptr: &str, key: &str, why: &str) -> Option<String> {
+        match h.get(key) {
+            Some(Value::String(c)) if !c.trim().is_empty() => Some(c.clone()),
+            Some(Value::String(_)) => {
+                self.error(&format!("{ptr}/{key}"), format!("the {key} is empty"));
+                None
+            }
+            Some(other) => {
+                self.error(
+                    &format!("{ptr}/{key}"),
+                    format!("expected a {key} string, found {}", kind_of(other)),
+                );
+                None
+            }
+            None => {
+                self.error(ptr, format!("missing \"{key}\": {why}"));
+                None
+            }
+        }
     }
 
     fn opt_string(&mut self, h: &Map<String, Value>, ptr: &str, key: &str) -> Option<String> {
@@ -926,16 +945,14 @@ impl Parser<'_> {
                 );
             }
         }
-        let kind = h.get("type").and_then(Value::as_str).unwrap_or("bash");
-        match kind {
-            "bash" => {}
-            "llm" => {
-                self.error(
-                    &format!("{ptr}/type"),
-                    "llm hooks need a model client; this version of hookshot runs bash hooks only",
-                );
-                return None;
-            }
+        let action = match h.get("type").and_then(Value::as_str).unwrap_or("bash") {
+            "bash" => HookAction::Command {
+                command: self.required_string(h, ptr, "command", "a bash hook needs the command line to run")?,
+            },
+            "llm" => HookAction::Llm {
+                prompt: self.required_string(h, ptr, "prompt", "an llm hook needs the prompt to send")?,
+                model: self.opt_string(h, ptr, "model"),
+            },
             other => {
                 self.error(
                     &format!("{ptr}/type"),
@@ -943,25 +960,16 @@ impl Parser<'_> {
                 );
                 return None;
             }
-        }
-        let command = match h.get("command") {
-            Some(Value::String(c)) if !c.trim().is_empty() => c.clone(),
-            Some(other) if !other.is_string() => {
-                self.error(
-                    &format!("{ptr}/command"),
-                    format!("expected a command line string, found {}", kind_of(other)),
-                );
-                return None;
-            }
-            _ => {
-                self.error(ptr, "missing \"command\": a bash hook needs the command line to run");
-                return None;
-            }
+        };
+        // jcli's defaults: bash 10 s and no retry, llm 30 s and one retry.
+        let (default_secs, default_retry) = match action {
+            HookAction::Llm { .. } => (30.0, 1),
+            _ => (10.0, 0),
         };
         let timeout = match h.get("timeout") {
-            None => Duration::from_secs(10),
+            None => Duration::from_secs_f64(default_secs),
             Some(Value::Number(n)) if n.as_f64().is_some_and(|t| t > 0.0) => {
-                Duration::from_secs_f64(n.as_f64().unwrap_or(10.0))
+                Duration::from_secs_f64(n.as_f64().unwrap_or(default_secs))
             }
             Some(other) => {
                 self.error(
@@ -972,7 +980,11 @@ impl Parser<'_> {
             }
         };
         let fail = self.fail_policy(h, ptr);
-        let retry = self.retry(h, ptr);
+        let retry = if h.contains_key("retry") {
+            self.retry(h, ptr)
+        } else {
+            default_retry
+        };
         let name = self.opt_string(h, ptr, "name");
         let mut matcher = MatcherSpec::Any;
         let mut model_prefix = None;
@@ -1032,13 +1044,17 @@ impl Parser<'_> {
             return None;
         }
         Some(HookDef {
-            identity: name.clone().unwrap_or_else(|| command.clone()),
+            identity: name.clone().unwrap_or_else(|| match &action {
+                HookAction::Command { command } => command.clone(),
+                HookAction::Llm { prompt, .. } => prompt.clone(),
+                _ => String::new(),
+            }),
             name,
             event,
             dialect: Dialect::Jcli,
             matcher,
             model_prefix,
-            action: HookAction::Command { command },
+            action,
             timeout,
             // jcli chains are ordered: each hook sees the previous one's output.
             sequential: true,

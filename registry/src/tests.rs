@@ -159,7 +159,7 @@ fn bad_gemini_files() {
         ("hook without type", h("{\"hooks\": [{\"command\": \"x\"}]}")),
         (
             "unsupported hook type",
-            h("{\"hooks\": [{\"type\": \"prompt\", \"command\": \"x\"}]}"),
+            h("{\"hooks\": [{\"type\": \"agent\", \"command\": \"x\"}]}"),
         ),
         ("hook without command", h("{\"hooks\": [{\"type\": \"command\"}]}")),
         (
@@ -266,8 +266,8 @@ fn bad_jcli_files() {
         ("command not a string", "stop:\n  - command: [a, b]\n"),
         ("unknown type", "stop:\n  - type: python\n    command: x\n"),
         (
-            "llm hook without a model client",
-            "stop:\n  - type: llm\n    prompt: check {{assistant_output}}\n",
+            "llm hook without a prompt",
+            "stop:\n  - type: llm\n    model: gpt-4o-mini\n",
         ),
         ("timeout as text", "stop:\n  - command: x\n    timeout: soon\n"),
         ("unknown on_error", "stop:\n  - command: x\n    on_error: ignore\n"),

@@ -10,6 +10,7 @@
 //! to release the pipes and are then killed with the group. Dropping the
 //! future (cancelling the event) kills the group too.
 
+pub mod llm;
 mod persistent;
 
 use std::collections::HashMap;
@@ -21,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use hookshot_core::input::for_dialect;
 use hookshot_core::{Captured, Dialect, EventKind, Exit, HookAction, HookDef, HookOutput, HookRecord, ProcessSpec};
+pub use llm::{FixtureModel, ModelClient};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 pub use persistent::ProcessPool;
@@ -183,6 +185,7 @@ pub struct Runner {
     permits: Arc<Semaphore>,
     in_process: Arc<HashMap<String, Arc<dyn Hook>>>,
     processes: Arc<ProcessPool>,
+    model: Option<Arc<dyn ModelClient>>,
 }
 
 impl Default for Runner {
@@ -241,7 +244,13 @@ impl Runner {
             permits,
             in_process: Arc::new(HashMap::new()),
             processes: Arc::new(ProcessPool::default()),
+            model: None,
         }
+    }
+
+    /// The model that LLM prompt hooks ask.
+    pub fn set_model_client(&mut self, client: Arc<dyn ModelClient>) {
+        self.model = Some(client);
     }
 
     /// Registers an in-process hook under `name` (what
@@ -313,6 +322,35 @@ impl Runner {
         HookRecord::from_answer(Arc::clone(hook), start.elapsed(), answer)
     }
 
+    /// Asks the model client, retrying failed attempts (no answer in time,
+    /// no JSON object) as the hook's `retry` says.
+    async fn run_llm(
+        &self,
+        hook: &Arc<HookDef>,
+        template: &str,
+        model: Option<&str>,
+        input: HookInput<'_>,
+    ) -> HookRecord {
+        let start = Instant::now();
+        let prompt = llm::render(template, input.event, input.canonical);
+        let mut attempt = 0;
+        let answer = loop {
+            let result = match &self.model {
+                None => Err("has no model client to ask (configure one, e.g. --hook-model FIXTURE)".to_string()),
+                Some(client) => match tokio::time::timeout(hook.timeout, client.complete(&prompt, model)).await {
+                    Ok(Ok(text)) => llm::extract_json(&text).map(|m| HookOutput::from_json(&m)),
+                    Ok(Err(e)) => Err(format!("model call failed: {e}")),
+                    Err(_) => Err(format!("model did not answer within {}s", hook.timeout.as_secs_f64())),
+                },
+            };
+            if result.is_ok() || attempt >= hook.retry || self.model.is_none() {
+                break result;
+            }
+            attempt += 1;
+        };
+        HookRecord::from_answer(Arc::clone(hook), start.elapsed(), answer)
+    }
+
     /// Runs `hook` and interprets the result, retrying failed runs as the
     /// hook's `retry` asks (with exponential backoff).
     pub async fn run(&self, hook: &Arc<HookDef>, input: HookInput<'_>, env: &RunEnv) -> HookRecord {
@@ -321,6 +359,7 @@ impl Runner {
             HookAction::Persistent { process, observe } => {
                 return self.run_persistent(hook, process, *observe, input, env).await;
             }
+            HookAction::Llm { prompt, model } => return self.run_llm(hook, prompt, model.as_deref(), input).await,
             HookAction::Command { command } => command,
         };
         let mut attempt = 0;

@@ -1,0 +1,146 @@
+//! LLM prompt hooks (jcli `type: llm`): a prompt template rendered with the
+//! event's fields is sent through a [`ModelClient`]; the JSON object in the
+//! answer (from the first `{` to the last `}`) is the hook's output.
+
+use std::future::Future;
+use std::path::Path;
+use std::pin::Pin;
+use std::sync::Mutex;
+
+use hookshot_core::{Dialect, EventKind, input::for_dialect};
+use serde_json::{Map, Value};
+
+/// What the model answers: its text, or why there is none.
+pub type Completion<'a> = Pin<Box<dyn Future<Output = Result<String, String>> + Send + 'a>>;
+
+/// A model that answers prompts. Embedders plug in their provider; the
+/// replay client ([`FixtureModel`]) answers from a recorded `.responses` file.
+pub trait ModelClient: Send + Sync + std::fmt::Debug {
+    /// Completes `prompt`, with `model` overriding the client's default.
+    fn complete<'a>(&'a self, prompt: &'a str, model: Option<&'a str>) -> Completion<'a>;
+}
+
+/// Appended to every prompt, as jcli does: the answer must be a HookResult.
+const FORMAT: &str = "\n\nAnswer with one JSON object only (a hook result), for example {} to change nothing, \
+{\"action\": \"stop\", \"retry_feedback\": \"why\"} to stop with feedback, or {\"decision\": \"block\", \"reason\": \"why\"}.";
+
+/// Renders `{{name}}` placeholders from the event's fields as jcli names
+/// them (`event`, `user_input`, `assistant_output`, `tool_name`,
+/// `tool_arguments`, `tool_result`, `model`, `cwd`, ...); strings as they
+/// are, other values as JSON, unknown names as nothing.
+pub fn render(template: &str, event: EventKind, canonical: &Map<String, Value>) -> String {
+    let fields = for_dialect(event, Dialect::Jcli, canonical);
+    let mut out = String::with_capacity(template.len() + 256);
+    let mut rest = template;
+    while let Some(start) = rest.find("{{") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        match after.find("}}") {
+            Some(end) => {
+                let name = after[..end].trim();
+                match fields.get(name) {
+                    Some(Value::String(s)) => out.push_str(s),
+                    Some(Value::Null) | None => {}
+                    Some(v) => out.push_str(&v.to_string()),
+                }
+                rest = &after[end + 2..];
+            }
+            None => {
+                out.push_str(&rest[start..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out.push_str(FORMAT);
+    out
+}
+
+/// The JSON object in a model's answer: from the first `{` to the last `}`.
+pub fn extract_json(answer: &str) -> Result<Map<String, Value>, String> {
+    let (Some(a), Some(b)) = (answer.find('{'), answer.rfind('}')) else {
+        return Err("the model's answer holds no JSON object".into());
+    };
+    if b < a {
+        return Err("the model's answer holds no JSON object".into());
+    }
+    match serde_json::from_str::<Value>(&answer[a..=b]) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(_) => Err("the model's answer is not a JSON object".into()),
+        Err(e) => Err(format!("the model's answer is not valid JSON: {e}")),
+    }
+}
+
+/// A model that answers from a recorded `.responses` file, one line per
+/// prompt, in order (the text of each line's chunks, thoughts left out).
+#[derive(Debug)]
+pub struct FixtureModel {
+    answers: Mutex<std::vec::IntoIter<String>>,
+}
+
+impl FixtureModel {
+    /// Reads the fixture.
+    pub fn open(path: &Path) -> std::io::Result<FixtureModel> {
+        let text = std::fs::read_to_string(path)?;
+        let answers: Vec<String> = text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| {
+                let v: Value = serde_json::from_str(l).unwrap_or(Value::Null);
+                let chunks = match v.get("response") {
+                    Some(Value::Array(c)) => c.clone(),
+                    Some(o) => vec![o.clone()],
+                    None => vec![],
+                };
+                chunks
+                    .iter()
+                    .filter_map(|c| c.pointer("/candidates/0/content/parts").and_then(Value::as_array))
+                    .flatten()
+                    .filter(|p| p.get("thought") != Some(&Value::Bool(true)))
+                    .filter_map(|p| p.get("text").and_then(Value::as_str))
+                    .collect()
+            })
+            .collect();
+        Ok(FixtureModel {
+            answers: Mutex::new(answers.into_iter()),
+        })
+    }
+}
+
+impl ModelClient for FixtureModel {
+    fn complete<'a>(&'a self, _prompt: &'a str, _model: Option<&'a str>) -> Completion<'a> {
+        let next = self.answers.lock().ok().and_then(|mut a| a.next());
+        Box::pin(async move { next.ok_or_else(|| "the model fixture ran out of answers".to_string()) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn renders_jcli_names() {
+        let input = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "prompt": "hi"});
+        let r = render(
+            "tool={{tool_name}} args={{ tool_arguments }} in={{user_input}} none={{nope}} {{unclosed",
+            EventKind::BeforeTool,
+            input.as_object().unwrap(),
+        );
+        assert!(
+            r.starts_with("tool=Bash args={\"command\":\"ls\"} in=hi none= {{unclosed"),
+            "{r}"
+        );
+        assert!(r.contains("Answer with one JSON object"));
+    }
+
+    #[test]
+    fn extracts_the_outermost_object() {
+        let m =
+            extract_json("Sure! Here it is:\n```json\n{\"action\": \"skip\", \"x\": {\"y\": 1}}\n``` done").unwrap();
+        assert_eq!(m["action"], "skip");
+        assert!(extract_json("no json here").is_err());
+        assert!(extract_json("} backwards {").is_err());
+        assert!(extract_json("{not json}").is_err());
+    }
+}
