@@ -478,7 +478,8 @@ fn trust(project: &Path) -> Result<u8, Fail> {
     let project = std::fs::canonicalize(project).map_err(|e| Fail::Usage(format!("{}: {e}", project.display())))?;
     let mut store = trust_store()
         .ok_or_else(|| Fail::Usage("cannot locate the user config directory (set HOME or XDG_CONFIG_HOME)".into()))?;
-    let sources: Vec<_> = hookshot_registry::discover(&project, None, None, false)
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let sources: Vec<_> = hookshot_registry::discover(&project, home.as_deref(), config_home().as_deref(), false)
         .into_iter()
         .filter(|s| s.kind.needs_trust())
         .collect();

@@ -460,3 +460,39 @@ async fn llm_hook_retries_an_answer_without_json() {
     assert!(!o.is_blocked());
     assert!(o.warnings[0].contains("ran out"), "{:?}", o.warnings);
 }
+
+#[test]
+fn extension_hooks_load_with_their_own_path_and_need_trust() {
+    let dir = tempfile::tempdir().unwrap();
+    let ext = dir.path().join(".hookshot/extensions/guard");
+    std::fs::create_dir_all(&ext).unwrap();
+    std::fs::create_dir_all(dir.path().join("home")).unwrap();
+    std::fs::write(
+        ext.join("guard.sh"),
+        "cat >/dev/null; echo 'extension says no' >&2; exit 2\n",
+    )
+    .unwrap();
+    let manifest = json!({"name": "guard", "version": "1.0.0", "hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": "sh ${extensionPath}/guard.sh", "timeout": 5000}]}]}});
+    std::fs::write(ext.join("gemini-extension.json"), manifest.to_string()).unwrap();
+    let o = fire_in(dir.path(), &[]);
+    assert_eq!(o.status.code(), Some(0), "an untrusted extension's hook must not run");
+    let o = fire_in(dir.path(), &["--trust-project"]);
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(String::from_utf8_lossy(&o.stderr).trim(), "extension says no");
+    let l = hookshot()
+        .args(["list", "--json", "--trust-project", "--workdir"])
+        .arg(dir.path())
+        .env("HOME", dir.path().join("home"))
+        .env_remove("XDG_CONFIG_HOME")
+        .output()
+        .unwrap();
+    let rows: Value = serde_json::from_slice(&l.stdout).unwrap();
+    assert_eq!(rows[0]["source"], "extension");
+    assert!(
+        rows[0]["command"]
+            .as_str()
+            .unwrap()
+            .contains(".hookshot/extensions/guard/guard.sh")
+    );
+}

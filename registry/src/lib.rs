@@ -87,10 +87,13 @@ impl Registry {
         ordered.sort_by_key(|s| s.kind);
         let mut files = Vec::with_capacity(ordered.len());
         for s in ordered {
-            let text = std::fs::read_to_string(&s.path).map_err(|source| Error::Read {
+            let mut text = std::fs::read_to_string(&s.path).map_err(|source| Error::Read {
                 path: s.path.clone(),
                 source,
             })?;
+            if s.kind == SourceKind::Extension {
+                text = expand_extension_path(&s.path, &text);
+            }
             let parsed = settings::parse(&s.path, &text, s.kind)?;
             let trusted = !s.kind.needs_trust()
                 || trust.trust_project
@@ -172,9 +175,66 @@ impl Registry {
     }
 }
 
-/// The settings files hookshot looks for, lowest precedence first: system,
-/// user (`$XDG_CONFIG_HOME/hookshot`), the agent-native user files when
-/// `agent_user_files` is set, and the project's own files in `project`.
+/// The folder of an extension whose hooks live in `file`.
+fn extension_dir(file: &Path) -> &Path {
+    let dir = file.parent().unwrap_or(Path::new("."));
+    // hooks/hooks.json belongs to the folder above it.
+    if file.file_name().is_some_and(|n| n == "hooks.json") && dir.file_name().is_some_and(|n| n == "hooks") {
+        dir.parent().unwrap_or(dir)
+    } else {
+        dir
+    }
+}
+
+/// gemini-cli's `${extensionPath}`: the extension's own folder, so its
+/// hooks can name their scripts wherever it is installed. The path is
+/// escaped as a JSON string body, since it lands inside one.
+fn expand_extension_path(file: &Path, text: &str) -> String {
+    let dir = extension_dir(file).display().to_string();
+    let escaped = serde_json::to_string(&dir).unwrap_or_default();
+    text.replace("${extensionPath}", escaped.trim_matches('"'))
+}
+
+/// Extension folders under `root`: each `<name>/` with a
+/// `hookshot-extension.json` or `gemini-extension.json` manifest holding
+/// `hooks`, or a `hooks/hooks.json` beside it; in name order.
+fn extensions(root: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return Vec::new();
+    };
+    let mut dirs: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    let mut out = Vec::new();
+    for d in dirs {
+        for manifest in ["hookshot-extension.json", "gemini-extension.json"] {
+            let m = d.join(manifest);
+            let has_hooks = std::fs::read_to_string(&m)
+                .ok()
+                .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+                .is_some_and(|v| v.get("hooks").is_some() || v.get("builtins").is_some());
+            if has_hooks {
+                out.push(m);
+                break;
+            }
+        }
+        let hooks = d.join("hooks").join("hooks.json");
+        if hooks.is_file() {
+            out.push(hooks);
+        }
+    }
+    out
+}
+
+/// The settings files hookshot looks for: system, user
+/// (`$XDG_CONFIG_HOME/hookshot`), the agent-native user files when
+/// `agent_user_files` is set, extensions (user, then project:
+/// `.hookshot/extensions/<name>/`), and the project's own files in
+/// `project`. [`Registry::load`] orders them by precedence (builtin,
+/// system, user, project, extension, session, command line).
 pub fn discover(
     project: &Path,
     home: Option<&Path>,
@@ -202,6 +262,15 @@ pub fn discover(
         add(h.join(".gemini/settings.json"), SourceKind::User);
         add(h.join(".claude/settings.json"), SourceKind::User);
         add(h.join(".jdata/agent/hooks.yaml"), SourceKind::User);
+    }
+    // Extensions: the user's, then the project's (`extensions/<name>/`).
+    if let Some(c) = &config_home {
+        for path in extensions(&c.join("hookshot").join("extensions")) {
+            add(path, SourceKind::Extension);
+        }
+    }
+    for path in extensions(&project.join(".hookshot").join("extensions")) {
+        add(path, SourceKind::Extension);
     }
     for rel in [
         ".hookshot/settings.json",
