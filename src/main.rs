@@ -539,12 +539,20 @@ async fn bench(
         for _ in 0..warmup {
             hooks.fire(event, input.clone()).await;
         }
+        // A progress bar only for a person watching; never in pipes or CI.
+        let bar = if std::io::stderr().is_terminal() {
+            indicatif::ProgressBar::new(iterations as u64)
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
         let mut samples = Vec::with_capacity(iterations);
         for _ in 0..iterations {
             let t = Instant::now();
             std::hint::black_box(hooks.fire(event, input.clone()).await);
             samples.push(t.elapsed().as_secs_f64() * 1000.0);
+            bar.inc(1);
         }
+        bar.finish_and_clear();
         let mean = samples.iter().sum::<f64>() / samples.len().max(1) as f64;
         samples.sort_by(f64::total_cmp);
         report["iterations"] = json!(iterations);

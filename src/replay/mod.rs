@@ -85,6 +85,8 @@ impl Transcript {
 
 struct Loop<'a> {
     hooks: &'a HookSystem,
+    /// Given to hooks as `transcript_path`, as gemini-cli gives its chat log.
+    transcript_path: Option<String>,
     model: ScriptedModel,
     tools: Tools,
     out: &'a mut dyn Write,
@@ -101,6 +103,12 @@ pub async fn replay(hooks: &HookSystem, opts: &ReplayOptions, out: &mut dyn Writ
     };
     let mut l = Loop {
         hooks,
+        transcript_path: opts.transcript.as_ref().map(|p| {
+            std::fs::canonicalize(p)
+                .unwrap_or_else(|_| p.clone())
+                .display()
+                .to_string()
+        }),
         model,
         tools: Tools::new(hooks.workdir()),
         out,
@@ -195,6 +203,9 @@ impl Loop<'_> {
     /// Fires an event, records it and shows its messages and warnings.
     async fn fire(&mut self, event: EventKind, input: Value) -> Result<Outcome, ReplayError> {
         let mut input = obj(input);
+        if let Some(t) = &self.transcript_path {
+            input.insert("transcript_path".into(), json!(t));
+        }
         self.hooks.complete_input(event, &mut input);
         let outcome = self.hooks.fire(event, input.clone()).await;
         let hooks: Vec<Value> = outcome
