@@ -44,6 +44,7 @@
 
 pub mod builtins;
 pub mod metrics;
+mod paths;
 pub mod replay;
 pub mod serve;
 

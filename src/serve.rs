@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::{Mutex, watch};
 
 use crate::{EventKind, HookSystem};
@@ -119,7 +119,7 @@ where
     loop {
         buf.clear();
         let read = tokio::select! {
-            r = read_line_capped(&mut lines, &mut buf) => r,
+            r = hookshot_runner::read_capped_line(&mut lines, &mut buf, MAX_LINE) => r,
             _ = stopped.changed() => break,
         };
         match read {
@@ -162,36 +162,6 @@ async fn write_line<W: AsyncWrite + Unpin>(writer: &Mutex<W>, v: &Value) {
     line.push('\n');
     let _ = w.write_all(line.as_bytes()).await;
     let _ = w.flush().await;
-}
-
-/// Reads one line into `buf`: `None` at end of input, `Some(false)` when
-/// the line was too long (its bytes are skipped, not kept).
-async fn read_line_capped<R: AsyncBufReadExt + Unpin>(r: &mut R, buf: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
-    let mut too_long = false;
-    let mut any = false;
-    loop {
-        let chunk = r.fill_buf().await?;
-        if chunk.is_empty() {
-            return Ok(if any { Some(!too_long) } else { None });
-        }
-        any = true;
-        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        if !too_long {
-            if buf.len() + take > MAX_LINE {
-                too_long = true;
-                buf.clear();
-            } else {
-                buf.extend_from_slice(&chunk[..take]);
-            }
-        }
-        r.consume(take);
-        if done {
-            return Ok(Some(!too_long));
-        }
-    }
 }
 
 /// Serves stdin/stdout, and a Unix socket at `socket` if given, until

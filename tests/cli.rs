@@ -24,7 +24,7 @@ fn project(script: &str, timeout_ms: u64) -> tempfile::TempDir {
 }
 
 fn fire(dir: &Path, event: &str, input: &Value) -> Output {
-    let mut child = hookshot()
+    let child = hookshot()
         .args(["fire", event, "--settings", "settings.json", "--workdir"])
         .arg(dir)
         .current_dir(dir)
@@ -34,6 +34,11 @@ fn fire(dir: &Path, event: &str, input: &Value) -> Output {
         .env("HOME", dir)
         .spawn()
         .unwrap();
+    feed(child, input)
+}
+
+/// Writes `input` to a spawned child's stdin and collects what it printed.
+fn feed(mut child: std::process::Child, input: &Value) -> Output {
     use std::io::Write;
     child
         .stdin
@@ -375,16 +380,15 @@ fn llm_prompt_hooks_answer_from_a_model_fixture() {
         "pre_tool_execution:\n  - type: llm\n    prompt: \"Is {{tool_name}} with {{tool_arguments}} safe? Reply JSON.\"\n    retry: 1\n",
     )
     .unwrap();
-    let say = |t: &str| json!({"method": "generateContentStream", "response": [{"candidates": [{"content": {"role": "model", "parts": [{"text": t}]}}]}]});
     let answers = [
-        say("Looking at it... {\"action\": \"skip\", \"retry_feedback\": \"rm is not safe\"} hope that helps"),
-        say("I think it is fine"),
-        say("{}"),
+        model_says("Looking at it... {\"action\": \"skip\", \"retry_feedback\": \"rm is not safe\"} hope that helps"),
+        model_says("I think it is fine"),
+        model_says("{}"),
     ];
     let text: String = answers.iter().map(|a| format!("{a}\n")).collect();
     std::fs::write(dir.path().join("model.responses"), text).unwrap();
     let run = |input: &Value, extra: &[&str]| {
-        let mut child = hookshot()
+        let child = hookshot()
             .args(["fire", "pre_tool_execution", "--settings", "hooks.yaml"])
             .args(extra)
             .current_dir(dir.path())
@@ -393,14 +397,7 @@ fn llm_prompt_hooks_answer_from_a_model_fixture() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.to_string().as_bytes())
-            .unwrap();
-        child.wait_with_output().unwrap()
+        feed(child, input)
     };
     let call = json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}});
     let model = ["--hook-model", "model.responses"];
@@ -430,11 +427,10 @@ async fn llm_hook_retries_an_answer_without_json() {
         "stop:\n  - type: llm\n    prompt: \"Review: {{assistant_output}}\"\n",
     )
     .unwrap();
-    let say = |t: &str| json!({"method": "generateContentStream", "response": [{"candidates": [{"content": {"role": "model", "parts": [{"text": t}]}}]}]});
     let text = format!(
         "{}\n{}\n",
-        say("no json at all"),
-        say("{\"action\": \"stop\", \"retry_feedback\": \"add tests\"}")
+        model_says("no json at all"),
+        model_says("{\"action\": \"stop\", \"retry_feedback\": \"add tests\"}")
     );
     std::fs::write(dir.path().join("m.responses"), text).unwrap();
     let model = hookshot::FixtureModel::open(&dir.path().join("m.responses")).unwrap();
@@ -495,4 +491,9 @@ fn extension_hooks_load_with_their_own_path_and_need_trust() {
             .unwrap()
             .contains(".hookshot/extensions/guard/guard.sh")
     );
+}
+
+/// One recorded model answer with this text.
+fn model_says(text: &str) -> Value {
+    json!({"method": "generateContentStream", "response": [{"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}}]}]})
 }

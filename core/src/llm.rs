@@ -304,6 +304,26 @@ pub fn to_hook_response(chunk: &Value) -> Value {
     out
 }
 
+/// A model content whose text parts are `text`, keeping its other parts
+/// (function calls) after them.
+fn with_text_parts(content: &Value, text: Vec<Value>) -> Value {
+    let mut parts = text;
+    parts.extend(parts_of(content).iter().filter(|p| p.get("text").is_none()).cloned());
+    json!({"role": "model", "parts": parts})
+}
+
+/// The text a person sees of a streamed response: every text part that is
+/// not a thought, across all chunks.
+pub fn response_text(chunks: &[Value]) -> String {
+    chunks
+        .iter()
+        .filter_map(|c| c.pointer("/candidates/0/content/parts").and_then(Value::as_array))
+        .flatten()
+        .filter(|p| p.get("thought") != Some(&Value::Bool(true)))
+        .filter_map(|p| p.get("text").and_then(Value::as_str))
+        .collect()
+}
+
 fn hook_part_to_wire(p: &Value) -> Option<Value> {
     match p {
         Value::String(s) => Some(json!({"text": s})),
@@ -331,14 +351,7 @@ pub fn apply_hook_response(chunk: &mut Value, hook: &Value) {
             }
             let c = &mut candidates[i];
             if let Some(hparts) = hc.pointer("/content/parts").and_then(Value::as_array) {
-                let mut parts: Vec<Value> = hparts.iter().filter_map(hook_part_to_wire).collect();
-                parts.extend(
-                    parts_of(&c["content"])
-                        .iter()
-                        .filter(|p| p.get("text").is_none())
-                        .cloned(),
-                );
-                c["content"] = json!({"role": "model", "parts": parts});
+                c["content"] = with_text_parts(&c["content"], hparts.iter().filter_map(hook_part_to_wire).collect());
             }
             if let Some(fr) = hc.get("finishReason") {
                 c["finishReason"] = fr.clone();
@@ -349,14 +362,7 @@ pub fn apply_hook_response(chunk: &mut Value, hook: &Value) {
             candidates.push(json!({"content": {"role": "model", "parts": []}, "index": 0}));
         }
         let c = &mut candidates[0];
-        let mut parts = vec![json!({"text": text})];
-        parts.extend(
-            parts_of(&c["content"])
-                .iter()
-                .filter(|p| p.get("text").is_none())
-                .cloned(),
-        );
-        c["content"] = json!({"role": "model", "parts": parts});
+        c["content"] = with_text_parts(&c["content"], vec![json!({"text": text})]);
     }
     chunk["candidates"] = Value::Array(candidates);
 }

@@ -385,17 +385,12 @@ impl Parser<'_> {
             );
             return;
         };
-        for k in def.keys() {
-            if !matches!(k.as_str(), "matcher" | "sequential" | "hooks" | "description" | "name") {
-                let hint = did_you_mean(k, ["matcher", "sequential", "hooks"])
-                    .map(|s| format!("; did you mean \"{s}\"?"))
-                    .unwrap_or_default();
-                self.key_error(
-                    &format!("{ptr}/{}", escape_token(k)),
-                    format!("unknown key \"{k}\" in a matcher group{hint}"),
-                );
-            }
-        }
+        self.unknown_keys(
+            def,
+            ptr,
+            &["matcher", "sequential", "hooks", "description", "name"],
+            "a matcher group",
+        );
         let matcher = match def.get("matcher") {
             None => MatcherSpec::Any,
             Some(Value::String(m)) => {
@@ -482,17 +477,7 @@ impl Parser<'_> {
             "prompt",
             "model",
         ];
-        for k in h.keys() {
-            if !KEYS.contains(&k.as_str()) {
-                let hint = did_you_mean(k, KEYS.iter().copied())
-                    .map(|s| format!("; did you mean \"{s}\"?"))
-                    .unwrap_or_default();
-                self.key_error(
-                    &format!("{ptr}/{}", escape_token(k)),
-                    format!("unknown key \"{k}\" in a hook{hint}"),
-                );
-            }
-        }
+        self.unknown_keys(h, ptr, KEYS, "a hook");
         let action = match h.get("type") {
             Some(Value::String(t)) if t == "command" => HookAction::Command {
                 command: self.required_string(h, ptr, "command", "a command hook needs the command line to run")?,
@@ -592,6 +577,21 @@ impl Parser<'_> {
             source: self.source,
             provenance: self.at(ptr, false),
         })
+    }
+
+    /// Every key of `obj` not in `known` is an error, with a suggestion.
+    fn unknown_keys(&mut self, obj: &Map<String, Value>, ptr: &str, known: &[&str], what: &str) {
+        for k in obj.keys() {
+            if !known.contains(&k.as_str()) {
+                let hint = did_you_mean(k, known.iter().copied())
+                    .map(|s| format!("; did you mean \"{s}\"?"))
+                    .unwrap_or_default();
+                self.key_error(
+                    &format!("{ptr}/{}", escape_token(k)),
+                    format!("unknown key \"{k}\" in {what}{hint}"),
+                );
+            }
+        }
     }
 
     /// A string field that must be there and not blank.
@@ -732,17 +732,7 @@ impl Parser<'_> {
                 "observe",
                 "intercept",
             ];
-            for k in spec.keys() {
-                if !KEYS.contains(&k.as_str()) {
-                    let hint = did_you_mean(k, KEYS.iter().copied())
-                        .map(|s| format!("; did you mean \"{s}\"?"))
-                        .unwrap_or_default();
-                    self.key_error(
-                        &format!("{ptr}/{}", escape_token(k)),
-                        format!("unknown key \"{k}\" in a process hook{hint}"),
-                    );
-                }
-            }
+            self.unknown_keys(spec, &ptr, KEYS, "a process hook");
             if let Some(t) = spec.get("transport")
                 && t.as_str() != Some("stdio")
             {
@@ -934,17 +924,7 @@ impl Parser<'_> {
         const KEYS: &[&str] = &[
             "type", "command", "prompt", "model", "timeout", "on_error", "retry", "filter", "name", "enabled",
         ];
-        for k in h.keys() {
-            if !KEYS.contains(&k.as_str()) {
-                let hint = did_you_mean(k, KEYS.iter().copied())
-                    .map(|s| format!("; did you mean \"{s}\"?"))
-                    .unwrap_or_default();
-                self.key_error(
-                    &format!("{ptr}/{}", escape_token(k)),
-                    format!("unknown key \"{k}\" in a jcli hook{hint}"),
-                );
-            }
-        }
+        self.unknown_keys(h, ptr, KEYS, "a jcli hook");
         let action = match h.get("type").and_then(Value::as_str).unwrap_or("bash") {
             "bash" => HookAction::Command {
                 command: self.required_string(h, ptr, "command", "a bash hook needs the command line to run")?,

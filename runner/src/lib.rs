@@ -60,6 +60,42 @@ impl Default for RunnerConfig {
     }
 }
 
+/// Reads one line into `buf`, keeping at most `cap` bytes: `None` at the
+/// end of input, `Some(false)` when the line was longer (its bytes are
+/// skipped, not kept, so one huge line costs no memory and ends nothing).
+pub async fn read_capped_line<R: tokio::io::AsyncBufRead + Unpin>(
+    r: &mut R,
+    buf: &mut Vec<u8>,
+    cap: usize,
+) -> std::io::Result<Option<bool>> {
+    use tokio::io::AsyncBufReadExt;
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let chunk = r.fill_buf().await?;
+        if chunk.is_empty() {
+            return Ok(if any { Some(!too_long) } else { None });
+        }
+        any = true;
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        if !too_long {
+            if buf.len() + take > cap {
+                too_long = true;
+                buf.clear();
+            } else {
+                buf.extend_from_slice(&chunk[..take]);
+            }
+        }
+        r.consume(take);
+        if done {
+            return Ok(Some(!too_long));
+        }
+    }
+}
+
 /// Words that only a shell understands: a command starting with one of them
 /// must go through the shell even without shell syntax.
 const SHELL_WORDS: &[&str] = &[

@@ -92,13 +92,7 @@ impl FixtureModel {
                     Some(o) => vec![o.clone()],
                     None => vec![],
                 };
-                chunks
-                    .iter()
-                    .filter_map(|c| c.pointer("/candidates/0/content/parts").and_then(Value::as_array))
-                    .flatten()
-                    .filter(|p| p.get("thought") != Some(&Value::Bool(true)))
-                    .filter_map(|p| p.get("text").and_then(Value::as_str))
-                    .collect()
+                hookshot_core::llm::response_text(&chunks)
             })
             .collect();
         Ok(FixtureModel {

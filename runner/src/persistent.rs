@@ -24,7 +24,7 @@ use hookshot_core::ProcessSpec;
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::process::Command;
 use tokio::sync::{Mutex, mpsc, oneshot};
 
@@ -90,34 +90,6 @@ pub struct ProcessPool {
     procs: StdMutex<HashMap<String, Arc<Proc>>>,
 }
 
-async fn read_capped_line<R: AsyncBufReadExt + Unpin>(r: &mut R, buf: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
-    let mut too_long = false;
-    let mut any = false;
-    loop {
-        let chunk = r.fill_buf().await?;
-        if chunk.is_empty() {
-            return Ok(if any { Some(!too_long) } else { None });
-        }
-        any = true;
-        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        if !too_long {
-            if buf.len() + take > MAX_LINE {
-                too_long = true;
-                buf.clear();
-            } else {
-                buf.extend_from_slice(&chunk[..take]);
-            }
-        }
-        r.consume(take);
-        if done {
-            return Ok(Some(!too_long));
-        }
-    }
-}
-
 fn fail_all(pending: &Pending, why: &str) {
     let waiting: Vec<_> = pending.lock().map(|mut p| p.drain().collect()).unwrap_or_default();
     for (_, tx) in waiting {
@@ -159,7 +131,7 @@ impl Proc {
             let mut buf = Vec::new();
             loop {
                 buf.clear();
-                match read_capped_line(&mut reader, &mut buf).await {
+                match crate::read_capped_line(&mut reader, &mut buf, MAX_LINE).await {
                     Ok(Some(true)) => {}
                     Ok(Some(false)) => {
                         tracing::warn!(process = %name, "skipped a line longer than {MAX_LINE} bytes");

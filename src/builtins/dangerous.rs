@@ -13,7 +13,7 @@
 //! `shutdown`/`reboot`/`halt`/`poweroff`; file tools writing outside the
 //! workdir. `patterns` adds regexes matched against the raw command.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use hookshot_core::{Decision, EventKind, HookOutput};
 use hookshot_runner::Hook;
@@ -157,21 +157,7 @@ impl DangerousConfirmation {
         if path.starts_with('~') || path.starts_with('$') || path == "*" || path == "/*" {
             return true;
         }
-        let joined = if Path::new(path).is_absolute() {
-            PathBuf::from(path)
-        } else {
-            self.workdir.join(path)
-        };
-        let mut norm = PathBuf::new();
-        for c in joined.components() {
-            match c {
-                Component::ParentDir => {
-                    norm.pop();
-                }
-                Component::CurDir => {}
-                other => norm.push(other),
-            }
-        }
+        let norm = crate::paths::lexical_join(&self.workdir, path);
         !norm.starts_with(&self.workdir) || norm == Path::new("/")
     }
 

@@ -141,17 +141,6 @@ fn obj(v: Value) -> Map<String, Value> {
     }
 }
 
-/// The text a person sees of a response: every non-thought text part.
-fn visible_text(chunks: &[Value]) -> String {
-    chunks
-        .iter()
-        .filter_map(|c| c.pointer("/candidates/0/content/parts").and_then(Value::as_array))
-        .flatten()
-        .filter(|p| p.get("thought") != Some(&Value::Bool(true)))
-        .filter_map(|p| p.get("text").and_then(Value::as_str))
-        .collect()
-}
-
 fn function_calls(chunks: &[Value]) -> Vec<(String, Map<String, Value>)> {
     chunks
         .iter()
@@ -168,7 +157,7 @@ fn function_calls(chunks: &[Value]) -> Vec<(String, Map<String, Value>)> {
 /// The model's turn as history keeps it: text and calls, thoughts dropped.
 fn model_content(chunks: &[Value]) -> Value {
     let mut parts: Vec<Value> = Vec::new();
-    let text = visible_text(chunks);
+    let text = llm::response_text(chunks);
     if !text.is_empty() {
         parts.push(json!({"text": text}));
     }
@@ -198,6 +187,17 @@ fn stop_reason(o: &Outcome) -> String {
 impl Loop<'_> {
     fn say(&mut self, line: &str) -> std::io::Result<()> {
         writeln!(self.out, "{line}")
+    }
+
+    /// If a hook stopped the agent (`continue: false`), says so and gives
+    /// the reason the stop record keeps.
+    fn stopped(&mut self, o: &Outcome) -> std::io::Result<Option<String>> {
+        if !o.output.stop {
+            return Ok(None);
+        }
+        let r = stop_reason(o);
+        self.say(&format!("Agent stopped by {} hook: {r}", o.event))?;
+        Ok(Some(r))
     }
 
     /// Fires an event, records it and shows its messages and warnings.
@@ -248,9 +248,7 @@ impl Loop<'_> {
 
     async fn session(&mut self, prompt: &str) -> Result<Flow, ReplayError> {
         let start = self.fire(EventKind::SessionStart, json!({"source": "startup"})).await?;
-        let flow = if start.output.stop {
-            let r = stop_reason(&start);
-            self.say(&format!("Agent stopped by SessionStart hook: {r}"))?;
+        let flow = if let Some(r) = self.stopped(&start)? {
             Flow::Stop(r)
         } else {
             let context = start.output.additional_context.clone();
@@ -262,9 +260,7 @@ impl Loop<'_> {
 
     async fn turn(&mut self, prompt: &str, session_context: Option<String>) -> Result<Flow, ReplayError> {
         let before = self.fire(EventKind::BeforeAgent, json!({"prompt": prompt})).await?;
-        if before.output.stop {
-            let r = stop_reason(&before);
-            self.say(&format!("Agent stopped by BeforeAgent hook: {r}"))?;
+        if let Some(r) = self.stopped(&before)? {
             return Ok(Flow::Stop(r));
         }
         if before.is_blocked() {
@@ -307,7 +303,7 @@ impl Loop<'_> {
                 }
                 ModelCall::Stop(r) => return Ok(Flow::Stop(r)),
             };
-            answer.push_str(&visible_text(&chunks));
+            answer.push_str(&llm::response_text(&chunks));
             let content = model_content(&chunks);
             if content["parts"].as_array().is_some_and(|p| !p.is_empty()) {
                 self.history.push(content);
@@ -330,9 +326,7 @@ impl Loop<'_> {
                     json!({"prompt": prompt, "prompt_response": answer, "stop_hook_active": stop_hook_active}),
                 )
                 .await?;
-            if after.output.stop {
-                let r = stop_reason(&after);
-                self.say(&format!("Agent stopped by AfterAgent hook: {r}"))?;
+            if let Some(r) = self.stopped(&after)? {
                 return Ok(Flow::Stop(r));
             }
             if !after.is_blocked() {
@@ -373,9 +367,7 @@ impl Loop<'_> {
                     json!({"llm_request": llm::to_hook_request(&request)}),
                 )
                 .await?;
-            if before.output.stop {
-                let r = stop_reason(&before);
-                self.say(&format!("Agent stopped by BeforeModel hook: {r}"))?;
+            if let Some(r) = self.stopped(&before)? {
                 return Ok(ModelCall::Stop(r));
             }
             if before.is_blocked() {
@@ -401,9 +393,7 @@ impl Loop<'_> {
                     json!({"llm_request": llm::to_hook_request(&request)}),
                 )
                 .await?;
-            if selection.output.stop {
-                let r = stop_reason(&selection);
-                self.say(&format!("Agent stopped by BeforeToolSelection hook: {r}"))?;
+            if let Some(r) = self.stopped(&selection)? {
                 return Ok(ModelCall::Stop(r));
             }
             if let Some(tc) = &selection.output.tool_config {
@@ -427,9 +417,7 @@ impl Loop<'_> {
                             json!({"llm_request": hook_request, "llm_response": llm::to_hook_response(chunk)}),
                         )
                         .await?;
-                    if after.output.stop {
-                        let r = stop_reason(&after);
-                        self.say(&format!("Agent stopped by AfterModel hook: {r}"))?;
+                    if let Some(r) = self.stopped(&after)? {
                         return Ok(ModelCall::Stop(r));
                     }
                     if after.is_blocked() {
@@ -446,7 +434,7 @@ impl Loop<'_> {
                 chunks
             };
             chunks.retain(|c| c.is_object());
-            let text = visible_text(&chunks);
+            let text = llm::response_text(&chunks);
             let has_calls = !function_calls(&chunks).is_empty();
             self.transcript
                 .write(json!({"type": "model_response", "response": chunks, "text": text}))?;
@@ -514,10 +502,8 @@ impl Loop<'_> {
                 tail: None,
             })
         };
-        if before.output.stop {
-            let r = stop_reason(&before);
+        if let Some(r) = self.stopped(&before)? {
             refuse(self, "blocked", r.clone())?;
-            self.say(&format!("Agent stopped by BeforeTool hook: {r}"))?;
             return Ok(ToolStep::Stop(r));
         }
         if before.is_blocked() {
@@ -537,8 +523,7 @@ impl Loop<'_> {
                            "details": {"tool_name": name, "tool_input": args, "reason": why}}),
                 )
                 .await?;
-            if n.output.stop {
-                let r = stop_reason(&n);
+            if let Some(r) = self.stopped(&n)? {
                 return Ok(ToolStep::Stop(r));
             }
             return refuse(self, "refused (needs permission, and replay has no user to ask)", why);
@@ -572,8 +557,7 @@ impl Loop<'_> {
                 json!({"tool_name": name, "tool_input": args}),
             )
             .await?;
-        if approval.output.stop {
-            let r = stop_reason(&approval);
+        if let Some(r) = self.stopped(&approval)? {
             refuse(self, "blocked", r.clone())?;
             return Ok(ToolStep::Stop(r));
         }
@@ -610,9 +594,7 @@ impl Loop<'_> {
                 json!({"tool_name": name, "tool_input": args, "tool_response": response}),
             )
             .await?;
-        if after.output.stop {
-            let r = stop_reason(&after);
-            self.say(&format!("Agent stopped by AfterTool hook: {r}"))?;
+        if let Some(r) = self.stopped(&after)? {
             return Ok(ToolStep::Stop(r));
         }
         if after.is_blocked() {

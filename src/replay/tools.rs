@@ -1,7 +1,7 @@
 //! The replay's tools, confined to the workdir: a path that resolves outside
 //! it (through `..`, an absolute path or a symlink) is refused.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use hookshot_runner::{RunEnv, Runner};
@@ -61,17 +61,7 @@ impl Tools {
 
     /// Resolves a path argument inside the workdir, or says why not.
     pub fn resolve(&self, p: &str) -> Result<PathBuf, String> {
-        let joined = self.root.join(p);
-        let mut out = PathBuf::new();
-        for c in joined.components() {
-            match c {
-                Component::ParentDir => {
-                    out.pop();
-                }
-                Component::CurDir => {}
-                other => out.push(other),
-            }
-        }
+        let out = crate::paths::lexical_join(&self.root, p);
         let escapes = || format!("path \"{p}\" is outside the workdir");
         if !out.starts_with(&self.root) {
             return Err(escapes());
