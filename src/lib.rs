@@ -50,6 +50,7 @@ pub mod serve;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use hookshot_core::input::{SessionFacts, fill_common, for_dialect};
 pub use hookshot_core::{
@@ -96,6 +97,18 @@ pub enum Strategy {
 pub const DEPTH_VAR: &str = "HOOKSHOT_DEPTH";
 /// The nesting at which hookshot refuses to run hooks.
 pub const MAX_DEPTH: u32 = 4;
+/// jcli runs a chain of hooks within 30 seconds in all.
+pub const JCLI_CHAIN_BUDGET: Duration = Duration::from_secs(30);
+
+/// `hook` with its timeout cut to `left` (the rest of a time budget).
+fn within(hook: &Arc<HookDef>, left: Duration) -> Arc<HookDef> {
+    if hook.timeout <= left {
+        return Arc::clone(hook);
+    }
+    let mut h = (**hook).clone();
+    h.timeout = left;
+    Arc::new(h)
+}
 
 /// Builds a [`HookSystem`].
 #[derive(Debug, Default)]
@@ -112,6 +125,7 @@ pub struct Builder {
     session_id: Option<String>,
     code_hooks: Vec<(EventKind, String, Arc<dyn Hook>)>,
     model: Option<Arc<dyn ModelClient>>,
+    event_budget: Option<Duration>,
 }
 
 /// An in-process hook's definition, registered by code.
@@ -134,6 +148,14 @@ fn code_hook(event: EventKind, name: &str, source: SourceKind) -> HookDef {
 }
 
 impl Builder {
+    /// The most time all hooks of one event may take together: each hook's
+    /// timeout is cut to what is left, and hooks that would start after it
+    /// is spent are skipped (a failure, under their policy).
+    pub fn event_budget(mut self, budget: Duration) -> Self {
+        self.event_budget = Some(budget);
+        self
+    }
+
     /// The model that LLM prompt hooks (jcli `type: llm`, Claude `type:
     /// "prompt"`) ask.
     pub fn model_client(mut self, client: Arc<dyn ModelClient>) -> Self {
@@ -205,31 +227,70 @@ impl Builder {
     pub fn build(self) -> Result<HookSystem, Error> {
         let workdir = self.workdir.clone().unwrap_or_else(|| PathBuf::from("."));
         let workdir = std::fs::canonicalize(&workdir).unwrap_or(workdir);
-        let mut sources = Vec::new();
-        if self.discover {
-            sources = hookshot_registry::discover(
-                &workdir,
-                self.home.as_deref(),
-                self.config_home.as_deref(),
-                self.agent_user_files,
-            );
-        }
-        sources.extend(self.settings.iter().map(|path| Source {
-            path: path.clone(),
-            kind: SourceKind::Cli,
-        }));
-        let registry = Registry::load(&sources, &self.trust)?;
+        let spec = SourceSpec {
+            workdir: workdir.clone(),
+            discover: self
+                .discover
+                .then(|| (self.home.clone(), self.config_home.clone(), self.agent_user_files)),
+            settings: self.settings.clone(),
+            trust: self.trust.clone(),
+        };
+        let sources = spec.sources();
+        let registry = Registry::load(&sources, &spec.trust)?;
         let mut system = HookSystem::from_registry(registry, workdir, self.runner, self.strategy, self.session_id)?;
-        system.reload_from = Some((sources, self.trust));
+        system.loaded = fingerprint(&sources);
+        system.reload_from = Some(spec);
         if let Some(m) = self.model {
             system.runner.set_model_client(m);
         }
+        system.event_budget = self.event_budget;
         for (event, name, hook) in self.code_hooks {
             system.add_code_hook(code_hook(event, &name, SourceKind::Builtin), hook);
         }
         system.recompile()?;
         Ok(system)
     }
+}
+
+/// Where the settings come from, kept so that a reload looks again.
+#[derive(Debug, Clone)]
+struct SourceSpec {
+    workdir: PathBuf,
+    /// Discovery of system, user, extension and project files: home,
+    /// config home, agent-native user files.
+    discover: Option<(Option<PathBuf>, Option<PathBuf>, bool)>,
+    settings: Vec<PathBuf>,
+    trust: TrustPolicy,
+}
+
+impl SourceSpec {
+    fn sources(&self) -> Vec<Source> {
+        let mut sources = match &self.discover {
+            Some((home, config_home, agent)) => {
+                hookshot_registry::discover(&self.workdir, home.as_deref(), config_home.as_deref(), *agent)
+            }
+            None => Vec::new(),
+        };
+        sources.extend(self.settings.iter().map(|path| Source {
+            path: path.clone(),
+            kind: SourceKind::Cli,
+        }));
+        sources
+    }
+}
+
+/// What the files looked like: path, size and modification time each.
+type Fingerprint = Vec<(PathBuf, u64, Option<std::time::SystemTime>)>;
+
+fn fingerprint(sources: &[Source]) -> Fingerprint {
+    sources
+        .iter()
+        .map(|s| {
+            let meta = std::fs::metadata(&s.path).ok();
+            let len = meta.as_ref().map_or(0, std::fs::Metadata::len);
+            (s.path.clone(), len, meta.and_then(|m| m.modified().ok()))
+        })
+        .collect()
 }
 
 /// A loaded, compiled hook configuration, ready to fire events.
@@ -242,9 +303,12 @@ pub struct HookSystem {
     code_hooks: Vec<Arc<HookDef>>,
     session_hooks: Vec<Arc<HookDef>>,
     /// Where `reload` reads from again.
-    reload_from: Option<(Vec<Source>, TrustPolicy)>,
+    reload_from: Option<SourceSpec>,
+    /// The sources as they were when last loaded.
+    loaded: Fingerprint,
     audit: Option<builtins::audit::AuditLog>,
     metrics: metrics::Metrics,
+    event_budget: Option<Duration>,
     planner: Planner,
     runner: Runner,
     workdir: PathBuf,
@@ -285,8 +349,10 @@ impl HookSystem {
             code_hooks: builtins.hooks.into_iter().map(Arc::new).collect(),
             session_hooks: Vec::new(),
             reload_from: None,
+            loaded: Vec::new(),
             audit: builtins.audit,
             metrics: metrics::Metrics::default(),
+            event_budget: None,
             planner: Planner::default(),
             runner,
             workdir,
@@ -341,11 +407,28 @@ impl HookSystem {
     /// changed project file is untrusted until trusted again). On an error
     /// the loaded configuration stays in force. Built-ins are not restarted.
     pub fn reload(&mut self) -> Result<(), Error> {
-        let Some((sources, trust)) = &self.reload_from else {
+        let Some(spec) = &self.reload_from else {
             return Ok(());
         };
-        self.registry = Registry::load(sources, trust)?;
+        // Discovery runs again: a project file created since is found.
+        let sources = spec.sources();
+        let loaded = fingerprint(&sources);
+        self.registry = Registry::load(&sources, &spec.trust)?;
+        self.loaded = loaded;
         self.recompile()
+    }
+
+    /// Reloads when a settings file appeared, vanished or changed (size or
+    /// modification time) since the last load; cheap enough to call before
+    /// every turn. Returns whether it reloaded.
+    pub fn reload_if_changed(&mut self) -> Result<bool, Error> {
+        let Some(spec) = &self.reload_from else {
+            return Ok(false);
+        };
+        if fingerprint(&spec.sources()) == self.loaded {
+            return Ok(false);
+        }
+        self.reload().map(|()| true)
     }
 
     /// Per-hook metrics since this system was built.
@@ -499,9 +582,26 @@ impl HookSystem {
             Strategy::Parallel => false,
             Strategy::Sequential | Strategy::FailFast => true,
         };
+        // A jcli chain has a budget of its own; an embedder may set one for
+        // every event.
+        let jcli_chain = plan.hooks.iter().all(|h| h.dialect == Dialect::Jcli);
+        let budget = self.event_budget.or(jcli_chain.then_some(JCLI_CHAIN_BUDGET));
+        let start = Instant::now();
         let records = if sequential {
             let mut records = Vec::with_capacity(plan.hooks.len());
             for hook in &plan.hooks {
+                let hook = &match budget {
+                    Some(b) => {
+                        let left = b.saturating_sub(start.elapsed());
+                        if left.is_zero() {
+                            let why = format!("was skipped: the event's time budget of {}s was spent", b.as_secs_f64());
+                            records.push(HookRecord::from_answer(Arc::clone(hook), Duration::ZERO, Err(why)));
+                            continue;
+                        }
+                        within(hook, left)
+                    }
+                    None => Arc::clone(hook),
+                };
                 let bytes = if hook.command().is_some() {
                     input_bytes(event, hook.dialect, input)
                 } else {
@@ -534,7 +634,12 @@ impl HookSystem {
                 }
             }
             let canonical: &Map<String, Value> = input;
-            let runs = plan.hooks.iter().map(|h| {
+            // In parallel the budget is simply every hook's longest run.
+            let hooks: Vec<Arc<HookDef>> = match budget {
+                Some(b) => plan.hooks.iter().map(|h| within(h, b)).collect(),
+                None => plan.hooks.clone(),
+            };
+            let runs = hooks.iter().map(|h| {
                 let bytes = by_dialect
                     .iter()
                     .find(|(d, _)| *d == h.dialect)

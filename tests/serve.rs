@@ -99,3 +99,53 @@ fn python_client_example_works() {
     );
     assert!(stdout.contains("2 hooks configured"), "{stdout}");
 }
+
+#[test]
+fn unix_socket_serves_the_same_protocol() {
+    use std::os::unix::net::UnixStream;
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("hookshot.sock");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hookshot"))
+        .args(["serve", "--settings"])
+        .arg(settings(dir.path()))
+        .arg("--socket")
+        .arg(&socket)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    let stream = loop {
+        match UnixStream::connect(&socket) {
+            Ok(s) => break s,
+            Err(_) if t.elapsed() < Duration::from_secs(10) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => panic!("socket never came up: {e}"),
+        }
+    };
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut writer = stream;
+    let mut ask = |line: &str| -> Value {
+        writeln!(writer, "{line}").unwrap();
+        let mut answer = String::new();
+        reader.read_line(&mut answer).unwrap();
+        serde_json::from_str(&answer).unwrap()
+    };
+    let r =
+        ask(r#"{"jsonrpc":"2.0","id":7,"method":"fire","params":{"event":"PreToolUse","input":{"tool_name":"Bash"}}}"#);
+    assert_eq!(
+        (r["id"].clone(), r["result"]["blocked"].clone()),
+        (json!(7), json!(true))
+    );
+    let r = ask(r#"{"jsonrpc":"2.0","id":8,"method":"stats"}"#);
+    assert_eq!(r["result"][0]["runs"], 1);
+    ask(r#"{"jsonrpc":"2.0","id":9,"method":"shutdown"}"#);
+    let t = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            t.elapsed() < Duration::from_secs(5),
+            "serve did not exit after shutdown on the socket"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!socket.exists(), "the socket file is removed");
+}

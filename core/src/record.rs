@@ -71,7 +71,8 @@ impl HookRecord {
         let (mut output, failure) = if let Some(err) = &exit.spawn_error {
             (HookOutput::default(), Some(format!("could not start: {err}")))
         } else if exit.timed_out {
-            let secs = hook.timeout.as_secs_f64();
+            // Milliseconds are the resolution anyone set a timeout in.
+            let secs = (hook.timeout.as_secs_f64() * 1000.0).round() / 1000.0;
             (
                 HookOutput::default(),
                 Some(format!("timed out after {secs}s and was killed")),

@@ -90,3 +90,84 @@ async fn fail_fast_stops_the_chain_at_the_first_block() {
     let all = p.hooks().fire(EventKind::BeforeTool, input()).await;
     assert_eq!(all.records.len(), 2, "without fail-fast every hook of the chain runs");
 }
+
+#[tokio::test]
+async fn an_event_budget_cuts_timeouts_and_skips_what_cannot_start() {
+    let p = Project::new(&settings(&["sleep 5 # a", "sleep 5 # b"]));
+    let h = HookSystem::builder()
+        .settings(p.path().join("settings.json"))
+        .workdir(p.path())
+        .event_budget(std::time::Duration::from_millis(400))
+        .build()
+        .unwrap();
+    let t = std::time::Instant::now();
+    let o = h.fire(EventKind::BeforeTool, input()).await;
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(3),
+        "took {:?}",
+        t.elapsed()
+    );
+    assert!(o.warnings[0].contains("timed out after 0.4s"), "{:?}", o.warnings);
+    assert!(
+        o.warnings[1].contains("was skipped: the event's time budget of 0.4s was spent"),
+        "{:?}",
+        o.warnings
+    );
+}
+
+#[tokio::test]
+async fn jcli_chains_share_one_thirty_second_budget() {
+    // The chain has 30 s in all: a second hook allowed 30 s of its own gets
+    // only what the first left.
+    let p = Project::new(&json!({}));
+    std::fs::write(
+        p.path().join("hooks.yaml"),
+        "stop:\n  - command: \"sleep 0.2; echo {}\"\n    timeout: 20\n  - command: \"echo {} # second\"\n    timeout: 30\n",
+    )
+    .unwrap();
+    let h = HookSystem::builder()
+        .settings(p.path().join("hooks.yaml"))
+        .workdir(p.path())
+        .build()
+        .unwrap();
+    let input = json!({"prompt": "p"}).as_object().unwrap().clone();
+    let o = h.fire(EventKind::AfterAgent, input).await;
+    assert_eq!(o.records.len(), 2);
+    let second = &o.records[1].hook;
+    assert!(
+        second.timeout < std::time::Duration::from_secs(30),
+        "{:?}",
+        second.timeout
+    );
+    assert!(
+        second.timeout > std::time::Duration::from_secs(29),
+        "{:?}",
+        second.timeout
+    );
+}
+
+#[tokio::test]
+async fn reload_if_changed_notices_edits_and_new_project_files() {
+    let p = Project::new(&settings(&["cat >/dev/null; echo '{\"decision\":\"allow\"}'"]));
+    let mut h = HookSystem::builder()
+        .settings(p.path().join("settings.json"))
+        .workdir(p.path())
+        .discover(Some(p.path().join("home")), None)
+        .trust(hookshot::TrustPolicy {
+            trust_project: true,
+            store: None,
+        })
+        .build()
+        .unwrap();
+    assert!(!h.reload_if_changed().unwrap(), "nothing changed yet");
+    // A project settings file appears: discovery finds it on reload.
+    std::fs::create_dir_all(p.path().join(".gemini")).unwrap();
+    std::fs::write(
+        p.path().join(".gemini/settings.json"),
+        settings(&["cat >/dev/null; echo '{\"decision\":\"deny\",\"reason\":\"project\"}'"]).to_string(),
+    )
+    .unwrap();
+    assert!(h.reload_if_changed().unwrap());
+    assert_eq!(h.fire(EventKind::BeforeTool, input()).await.block_reason(), "project");
+    assert!(!h.reload_if_changed().unwrap());
+}
