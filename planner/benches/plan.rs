@@ -5,6 +5,11 @@
 //! regex compiled per event, as gemini-cli does) is the baseline measured
 //! in the same run.
 
+#![expect(
+    missing_docs,
+    reason = "criterion_group! and criterion_main! generate undocumented entry points"
+)]
+
 use std::sync::Arc;
 use std::time::Duration;
 

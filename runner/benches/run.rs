@@ -2,6 +2,11 @@
 //! one command hook round trip, 16 in parallel, one persistent (JSON-RPC)
 //! round trip, one in-process hook.
 
+#![expect(
+    missing_docs,
+    reason = "criterion_group! and criterion_main! generate undocumented entry points"
+)]
+
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
