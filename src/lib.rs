@@ -95,6 +95,10 @@ pub enum Strategy {
 /// a hook that calls `hookshot fire` for the same settings would otherwise
 /// recurse forever.
 pub const DEPTH_VAR: &str = "HOOKSHOT_DEPTH";
+/// The event a hookshot was firing when it ran the hook that started this
+/// process: the same event again means a settings file registers hookshot
+/// as a hook of itself (multiplexer mode with a trusted project).
+pub const EVENT_VAR: &str = "HOOKSHOT_EVENT";
 /// The nesting at which hookshot refuses to run hooks.
 pub const MAX_DEPTH: u32 = 4;
 /// jcli runs a chain of hooks within 30 seconds in all.
@@ -315,6 +319,7 @@ pub struct HookSystem {
     session_id: String,
     strategy: Strategy,
     depth: u32,
+    parent_event: Option<EventKind>,
 }
 
 fn new_session_id() -> String {
@@ -344,6 +349,10 @@ impl HookSystem {
             runner.register(name, hook);
         }
         let depth = std::env::var(DEPTH_VAR).ok().and_then(|d| d.parse().ok()).unwrap_or(0);
+        let parent_event = std::env::var(EVENT_VAR)
+            .ok()
+            .and_then(|e| EventKind::parse(&e))
+            .map(|(e, _)| e);
         let mut system = HookSystem {
             registry,
             code_hooks: builtins.hooks.into_iter().map(Arc::new).collect(),
@@ -359,6 +368,7 @@ impl HookSystem {
             session_id: session_id.unwrap_or_else(new_session_id),
             strategy,
             depth,
+            parent_event,
         };
         system.recompile()?;
         Ok(system)
@@ -537,6 +547,7 @@ impl HookSystem {
                 ("GEMINI_SESSION_ID".into(), self.session_id.clone()),
                 ("JCLI_HOOK_EVENT".into(), event.display_in(Dialect::Jcli).into()),
                 (DEPTH_VAR.into(), (self.depth + 1).to_string()),
+                (EVENT_VAR.into(), event.canonical_name().into()),
             ],
         }
     }
@@ -568,10 +579,15 @@ impl HookSystem {
         if plan.hooks.is_empty() {
             return Outcome::empty(event);
         }
+        // Started by one of our own hooks for this very event: this run is
+        // that hook, so it must not run the same hooks again.
+        if self.depth >= 1 && self.parent_event == Some(event) {
+            return Outcome::empty(event);
+        }
         if self.depth >= MAX_DEPTH {
             let mut o = Outcome::empty(event);
             o.warnings.push(format!(
-                "hooks not run: hookshot is nested {} deep in its own hooks ({DEPTH_VAR}); a hook probably calls hookshot for the same event",
+                "hooks not run: hookshot is nested {} deep in its own hooks ({DEPTH_VAR})",
                 self.depth
             ));
             return o;

@@ -106,8 +106,11 @@ enum Command {
     Stats {
         /// The audit log (JSON Lines written by the audit_log built-in);
         /// rotated files beside it (`.1`, `.2`, ...) are read too.
-        #[arg(long, value_name = "FILE")]
-        audit: PathBuf,
+        #[arg(long, value_name = "FILE", required_unless_present = "socket")]
+        audit: Option<PathBuf>,
+        /// Ask a running `hookshot serve --socket PATH` instead.
+        #[arg(long, value_name = "PATH", conflicts_with = "audit")]
+        socket: Option<PathBuf>,
         /// As JSON.
         #[arg(long)]
         json: bool,
@@ -350,7 +353,18 @@ async fn run(command: Command) -> Result<u8, Fail> {
                 .map_err(|e| Fail::Usage(format!("serve: {e}")))?;
             Ok(0)
         }
-        Command::Stats { audit, json } => stats(&audit, json),
+        Command::Stats { audit, socket, json } => {
+            let stats = match (audit, socket) {
+                (_, Some(socket)) => live_stats(&socket)?,
+                (Some(audit), None) => audit_stats(&audit)?
+                    .iter()
+                    .filter_map(|s| serde_json::to_value(s).ok())
+                    .collect(),
+                (None, None) => return Err(Fail::Usage("stats: name --audit FILE or --socket PATH".into())),
+            };
+            print_stats(&stats, json);
+            Ok(0)
+        }
         Command::Schema => {
             println!(
                 "{}",
@@ -446,7 +460,7 @@ fn list(hooks: &HookSystem, as_json: bool) {
     }
 }
 
-fn stats(audit: &Path, as_json: bool) -> Result<u8, Fail> {
+fn audit_stats(audit: &Path) -> Result<Vec<hookshot::metrics::HookStats>, Fail> {
     let mut text = std::fs::read_to_string(audit).map_err(|e| Fail::Usage(format!("{}: {e}", audit.display())))?;
     for i in 1.. {
         let mut rotated = audit.as_os_str().to_owned();
@@ -456,22 +470,45 @@ fn stats(audit: &Path, as_json: bool) -> Result<u8, Fail> {
             Err(_) => break,
         }
     }
-    let stats = hookshot::metrics::Metrics::from_audit(&text).snapshot();
+    Ok(hookshot::metrics::Metrics::from_audit(&text).snapshot())
+}
+
+/// Asks a running sidecar for its metrics (the `stats` method).
+fn live_stats(socket: &Path) -> Result<Vec<Value>, Fail> {
+    use std::io::BufRead;
+    let fail = |e: std::io::Error| Fail::Usage(format!("{}: {e}", socket.display()));
+    let mut stream = std::os::unix::net::UnixStream::connect(socket).map_err(fail)?;
+    writeln!(stream, "{}", json!({"jsonrpc": "2.0", "id": 1, "method": "stats"})).map_err(fail)?;
+    let mut line = String::new();
+    std::io::BufReader::new(&stream).read_line(&mut line).map_err(fail)?;
+    let answer: Value =
+        serde_json::from_str(&line).map_err(|e| Fail::Usage(format!("{}: bad answer: {e}", socket.display())))?;
+    Ok(answer["result"].as_array().cloned().unwrap_or_default())
+}
+
+fn print_stats(rows: &[Value], as_json: bool) {
     if as_json {
-        println!("{}", serde_json::to_string(&stats).unwrap_or_default());
-        return Ok(0);
+        println!("{}", Value::Array(rows.to_vec()));
+        return;
     }
     println!(
         "{:<40} {:>8} {:>8} {:>8} {:>8} {:>10} {:>10} {:>10}",
         "hook", "runs", "failed", "timeout", "blocked", "mean ms", "p50 ms", "p99 ms"
     );
-    for s in stats {
+    for r in rows {
+        let n = |k: &str| r[k].as_f64().unwrap_or(0.0);
         println!(
             "{:<40} {:>8} {:>8} {:>8} {:>8} {:>10.2} {:>10.2} {:>10.2}",
-            s.hook, s.runs, s.failures, s.timeouts, s.blocks, s.mean_ms, s.p50_ms, s.p99_ms
+            r["hook"].as_str().unwrap_or(""),
+            n("runs"),
+            n("failures"),
+            n("timeouts"),
+            n("blocks"),
+            n("mean_ms"),
+            n("p50_ms"),
+            n("p99_ms")
         );
     }
-    Ok(0)
 }
 
 fn trust(project: &Path) -> Result<u8, Fail> {

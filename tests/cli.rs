@@ -214,6 +214,27 @@ fn recursion_through_hookshot_itself_is_stopped() {
 }
 
 #[test]
+fn hookshot_registered_as_its_own_hook_runs_the_hooks_once() {
+    // Multiplexer mode with a trusted project whose settings register
+    // `hookshot fire` itself: the user's other hook must run once, not once
+    // per nesting level.
+    let dir = tempfile::tempdir().unwrap();
+    let me = env!("CARGO_BIN_EXE_hookshot");
+    let settings = json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": format!("{me} fire PreToolUse --settings settings.json"), "timeout": 20},
+        {"type": "command", "command": "cat >/dev/null; echo run >> runs.log", "timeout": 20}]}]}});
+    std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
+    let o = hookshot()
+        .args(["fire", "PreToolUse", "--settings", "settings.json"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read_to_string(dir.path().join("runs.log")).unwrap(), "run\n");
+}
+
+#[test]
 fn multiplexer_mode_answers_claude_code_in_its_own_words() {
     // Claude Code runs `hookshot fire PreToolUse` as its only hook and pipes
     // this JSON in; hookshot runs its own hooks and builtins.

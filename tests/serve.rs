@@ -149,3 +149,46 @@ fn unix_socket_serves_the_same_protocol() {
     }
     assert!(!socket.exists(), "the socket file is removed");
 }
+
+#[test]
+fn stats_reads_a_live_sidecar() {
+    use std::os::unix::net::UnixStream;
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("s.sock");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hookshot"))
+        .args(["serve", "--settings"])
+        .arg(settings(dir.path()))
+        .arg("--socket")
+        .arg(&socket)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    let mut stream = loop {
+        match UnixStream::connect(&socket) {
+            Ok(s) => break s,
+            Err(_) if t.elapsed() < Duration::from_secs(10) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => panic!("socket never came up: {e}"),
+        }
+    };
+    writeln!(
+        stream,
+        r#"{{"jsonrpc":"2.0","id":1,"method":"fire","params":{{"event":"PreToolUse","input":{{"tool_name":"Bash"}}}}}}"#
+    )
+    .unwrap();
+    let mut line = String::new();
+    BufReader::new(&stream).read_line(&mut line).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hookshot"))
+        .args(["stats", "--json", "--socket"])
+        .arg(&socket)
+        .output()
+        .unwrap();
+    let stats: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (stats[0]["runs"].clone(), stats[0]["blocks"].clone()),
+        (json!(1), json!(1))
+    );
+    writeln!(stream, r#"{{"jsonrpc":"2.0","id":2,"method":"shutdown"}}"#).unwrap();
+    let _ = child.wait();
+}
