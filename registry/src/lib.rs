@@ -168,11 +168,6 @@ impl Registry {
     pub fn loaded(&self) -> &[LoadedSource] {
         &self.loaded
     }
-
-    /// Adds a hook at run time (session source), above everything loaded.
-    pub fn register(&mut self, hook: HookDef) {
-        self.hooks.push(Arc::new(hook));
-    }
 }
 
 /// The folder of an extension whose hooks live in `file`.
