@@ -73,6 +73,11 @@ impl ScriptedModel {
         self.next
     }
 
+    /// Model calls the fixture holds.
+    pub fn recorded(&self) -> usize {
+        self.lines.len()
+    }
+
     /// The next recorded answer: its stream chunks.
     pub fn next_response(&mut self) -> Result<Vec<Value>, FixtureError> {
         let Some((line, text)) = self.lines.get(self.next) else {

@@ -85,6 +85,8 @@ impl Transcript {
 
 struct Loop<'a> {
     hooks: &'a HookSystem,
+    /// Model calls made out of those recorded, for a person at a terminal.
+    progress: indicatif::ProgressBar,
     /// Given to hooks as `transcript_path`, as gemini-cli gives its chat log.
     transcript_path: Option<String>,
     model: ScriptedModel,
@@ -101,8 +103,21 @@ pub async fn replay(hooks: &HookSystem, opts: &ReplayOptions, out: &mut dyn Writ
         Some(p) => Transcript(Some(BufWriter::new(File::create(p)?))),
         None => Transcript(None),
     };
+    // Only a person at a terminal gets a bar (on stderr); pipes and CI
+    // see nothing.
+    let progress = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        let bar = indicatif::ProgressBar::new(model.recorded() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} model call {pos}/{len} {elapsed}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
     let mut l = Loop {
         hooks,
+        progress,
         transcript_path: opts.transcript.as_ref().map(|p| {
             std::fs::canonicalize(p)
                 .unwrap_or_else(|_| p.clone())
@@ -125,6 +140,7 @@ pub async fn replay(hooks: &HookSystem, opts: &ReplayOptions, out: &mut dyn Writ
         Ending::Completed => Value::Null,
         Ending::Stopped(r) => json!(r),
     };
+    l.progress.finish_and_clear();
     l.transcript
         .write(json!({"type": "stop", "reason": reason, "model_calls": l.model.calls()}))?;
     if let Some(w) = &mut l.transcript.0 {
@@ -186,7 +202,10 @@ fn stop_reason(o: &Outcome) -> String {
 
 impl Loop<'_> {
     fn say(&mut self, line: &str) -> std::io::Result<()> {
-        writeln!(self.out, "{line}")
+        // The bar steps aside while a line is written, so neither garbles
+        // the other on a terminal.
+        let (out, bar) = (&mut self.out, &self.progress);
+        bar.suspend(|| writeln!(out, "{line}"))
     }
 
     /// If a hook stopped the agent (`continue: false`), says so and gives
@@ -410,6 +429,7 @@ impl Loop<'_> {
                 self.transcript
                     .write(json!({"type": "model_request", "request": request}))?;
                 let mut chunks = self.model.next_response()?;
+                self.progress.inc(1);
                 for chunk in &mut chunks {
                     let after = self
                         .fire(
