@@ -154,3 +154,18 @@ async fn fail_closed_policy_blocks_on_failure() {
     assert_eq!(run.records("tool_call")[0]["status"], "blocked");
     assert!(!p.path().join("c.txt").exists());
 }
+
+#[tokio::test]
+async fn other_recorded_calls_are_skipped_and_call_ids_echoed() {
+    let p = Project::new(&gemini(&[]));
+    let count_tokens = json!({"method": "countTokens", "response": {"totalTokens": 42}});
+    let with_id = json!({"method": "generateContentStream", "response": [{"candidates": [{"content": {"role": "model",
+        "parts": [{"functionCall": {"id": "call-7", "name": "list_directory", "args": {"path": "."}}}]}, "finishReason": "STOP"}]}]});
+    let run = p
+        .replay(&[count_tokens.clone(), with_id, count_tokens, says("listed")], "list")
+        .await;
+    assert_eq!(run.ending, Ok(Ending::Completed));
+    assert!(run.stdout.contains("listed"), "{}", run.stdout);
+    let second = &run.records("model_request")[1]["request"]["contents"];
+    assert_eq!(second[2]["parts"][0]["functionResponse"]["id"], "call-7");
+}

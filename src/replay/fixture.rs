@@ -80,28 +80,38 @@ impl ScriptedModel {
 
     /// The next recorded answer: its stream chunks.
     pub fn next_response(&mut self) -> Result<Vec<Value>, FixtureError> {
-        let Some((line, text)) = self.lines.get(self.next) else {
-            return Err(FixtureError::RanOut {
+        loop {
+            let Some((line, text)) = self.lines.get(self.next) else {
+                return Err(FixtureError::RanOut {
+                    path: self.path.clone(),
+                    call: self.next + 1,
+                    recorded: self.lines.len(),
+                });
+            };
+            self.next += 1;
+            let bad = |message: String| FixtureError::BadLine {
                 path: self.path.clone(),
-                call: self.next + 1,
-                recorded: self.lines.len(),
-            });
-        };
-        self.next += 1;
-        let bad = |message: String| FixtureError::BadLine {
-            path: self.path.clone(),
-            line: *line,
-            message,
-        };
-        let v: Value = serde_json::from_str(text).map_err(|e| bad(format!("not JSON: {e}")))?;
-        match v.get("response") {
-            Some(Value::Array(chunks)) => Ok(chunks.clone()),
-            // A non-streaming recording holds one response object.
-            Some(obj @ Value::Object(_)) => Ok(vec![obj.clone()]),
-            Some(_) => Err(bad("\"response\" must be a list of stream chunks".into())),
-            None => Err(bad(
-                "missing \"response\": expected {\"method\": ..., \"response\": [chunk, ...]}".into(),
-            )),
+                line: *line,
+                message,
+            };
+            let v: Value = serde_json::from_str(text).map_err(|e| bad(format!("not JSON: {e}")))?;
+            // gemini-cli's recordings also hold its other calls (token
+            // counts, embeddings); they are not answers to a turn.
+            if matches!(
+                v.get("method").and_then(Value::as_str),
+                Some("countTokens" | "embedContent")
+            ) {
+                continue;
+            }
+            return match v.get("response") {
+                Some(Value::Array(chunks)) => Ok(chunks.clone()),
+                // A non-streaming recording holds one response object.
+                Some(obj @ Value::Object(_)) => Ok(vec![obj.clone()]),
+                Some(_) => Err(bad("\"response\" must be a list of stream chunks".into())),
+                None => Err(bad(
+                    "missing \"response\": expected {\"method\": ..., \"response\": [chunk, ...]}".into(),
+                )),
+            };
         }
     }
 }

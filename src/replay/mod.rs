@@ -157,7 +157,9 @@ fn obj(v: Value) -> Map<String, Value> {
     }
 }
 
-fn function_calls(chunks: &[Value]) -> Vec<(String, Map<String, Value>)> {
+/// The function calls of a response: name, arguments, and the call's id
+/// when the API gave one (its response must carry it back).
+fn function_calls(chunks: &[Value]) -> Vec<(String, Map<String, Value>, Option<Value>)> {
     chunks
         .iter()
         .filter_map(|c| c.pointer("/candidates/0/content/parts").and_then(Value::as_array))
@@ -165,7 +167,11 @@ fn function_calls(chunks: &[Value]) -> Vec<(String, Map<String, Value>)> {
         .filter_map(|p| p.get("functionCall"))
         .map(|fc| {
             let name = fc.get("name").and_then(Value::as_str).unwrap_or("").to_string();
-            (name, fc.get("args").cloned().map(obj).unwrap_or_default())
+            (
+                name,
+                fc.get("args").cloned().map(obj).unwrap_or_default(),
+                fc.get("id").cloned(),
+            )
         })
         .collect()
 }
@@ -330,9 +336,14 @@ impl Loop<'_> {
             let calls = function_calls(&chunks);
             if !calls.is_empty() {
                 let mut responses = Vec::with_capacity(calls.len());
-                for (name, args) in calls {
+                for (name, args, id) in calls {
                     match self.tool_call(name, args).await? {
-                        (part, Flow::Go) => responses.push(part),
+                        (mut part, Flow::Go) => {
+                            if let Some(id) = id {
+                                part["functionResponse"]["id"] = id;
+                            }
+                            responses.push(part);
+                        }
                         (_, Flow::Stop(r)) => return Ok(Flow::Stop(r)),
                     }
                 }
