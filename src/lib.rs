@@ -488,6 +488,16 @@ impl HookSystem {
         )
     }
 
+    /// Whether any hook registered for `event` satisfies `pred` (matchers
+    /// aside).
+    pub fn has_hooks_where(&self, event: EventKind, pred: impl Fn(&HookDef) -> bool) -> bool {
+        self.code_hooks
+            .iter()
+            .chain(self.registry.hooks())
+            .chain(&self.session_hooks)
+            .any(|h| h.event == event && pred(h))
+    }
+
     /// Whether any hook is registered for `event`.
     pub fn has_hooks(&self, event: EventKind) -> bool {
         self.planner.has_hooks(event)
@@ -555,11 +565,24 @@ impl HookSystem {
     /// Runs the hooks of `event` and merges their answers. The input's
     /// common fields are filled in when missing. Dropping the returned future
     /// kills the hooks it started.
-    pub async fn fire(&self, event: EventKind, mut input: Map<String, Value>) -> Outcome {
+    pub async fn fire(&self, event: EventKind, input: Map<String, Value>) -> Outcome {
+        self.fire_where(event, input, |_| true).await
+    }
+
+    /// Like [`HookSystem::fire`], running only the matched hooks `keep`
+    /// accepts: an agent that calls one event at two moments for different
+    /// dialects (jcli's `post_llm_response` once per answer, gemini's
+    /// `AfterModel` per chunk) fires each part with its own hooks.
+    pub async fn fire_where(
+        &self,
+        event: EventKind,
+        mut input: Map<String, Value>,
+        keep: impl Fn(&HookDef) -> bool,
+    ) -> Outcome {
         let start = std::time::Instant::now();
         self.complete_input(event, &mut input);
         let span = tracing::info_span!("event", event = %event, hooks = tracing::field::Empty, decision = tracing::field::Empty);
-        let outcome = self.run_hooks(event, &mut input).instrument(span.clone()).await;
+        let outcome = self.run_hooks(event, &mut input, keep).instrument(span.clone()).await;
         span.record("hooks", outcome.records.len());
         span.record("decision", tracing::field::debug(outcome.output.decision));
         self.metrics.record(&outcome.records);
@@ -574,8 +597,17 @@ impl HookSystem {
         outcome
     }
 
-    async fn run_hooks(&self, event: EventKind, input: &mut Map<String, Value>) -> Outcome {
-        let plan = self.plan_for(event, input);
+    async fn run_hooks(
+        &self,
+        event: EventKind,
+        input: &mut Map<String, Value>,
+        keep: impl Fn(&HookDef) -> bool,
+    ) -> Outcome {
+        let mut plan = self.plan_for(event, input);
+        plan.hooks.retain(|h| keep(h));
+        if !plan.hooks.iter().any(|h| h.sequential) {
+            plan.mode = Mode::Parallel;
+        }
         if plan.hooks.is_empty() {
             return Outcome::empty(event);
         }

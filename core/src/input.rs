@@ -80,6 +80,10 @@ pub fn for_dialect(event: EventKind, dialect: Dialect, canonical: &Map<String, V
                     m.insert(to.into(), json!(s));
                 }
             }
+            // After the model: the answer's text is jcli's assistant_output.
+            if let Some(text) = canonical.get("llm_response").and_then(|r| r.get("text")) {
+                m.insert("assistant_output".into(), text.clone());
+            }
             if let Some(req) = canonical.get("llm_request") {
                 for k in ["messages", "model"] {
                     if let Some(v) = req.get(k) {

@@ -312,6 +312,36 @@ fn with_text_parts(content: &Value, text: Vec<Value>) -> Value {
     json!({"role": "model", "parts": parts})
 }
 
+/// A streamed response as one chunk: the parts of every chunk's first
+/// candidate in order (thoughts left out), the last finish reason.
+pub fn merge_chunks(chunks: &[Value]) -> Value {
+    let mut parts: Vec<Value> = Vec::new();
+    let mut finish = Value::Null;
+    for c in chunks {
+        for p in parts_of(c.pointer("/candidates/0/content").unwrap_or(&Value::Null)) {
+            if p.get("thought") == Some(&Value::Bool(true)) {
+                continue;
+            }
+            // Adjacent text parts become one, as the text was streamed.
+            match (parts.last_mut(), p.get("text").and_then(Value::as_str)) {
+                (Some(last), Some(t)) if last.get("text").is_some() && last.get("functionCall").is_none() => {
+                    let joined = format!("{}{t}", last["text"].as_str().unwrap_or(""));
+                    last["text"] = json!(joined);
+                }
+                _ => parts.push(p.clone()),
+            }
+        }
+        if let Some(f) = c.pointer("/candidates/0/finishReason") {
+            finish = f.clone();
+        }
+    }
+    let mut candidate = json!({"content": {"role": "model", "parts": parts}, "index": 0});
+    if !finish.is_null() {
+        candidate["finishReason"] = finish;
+    }
+    json!({"candidates": [candidate]})
+}
+
 /// The text a person sees of a streamed response: every text part that is
 /// not a thought, across all chunks.
 pub fn response_text(chunks: &[Value]) -> String {
@@ -415,6 +445,22 @@ mod tests {
         assert_eq!(parts[0]["text"], "[x]");
         assert_eq!(parts[1]["functionCall"]["name"], "read_file");
         assert_eq!(chunk["candidates"][0]["finishReason"], "STOP");
+    }
+
+    #[test]
+    fn merged_chunks_join_text_keep_calls_drop_thoughts() {
+        let chunks = vec![
+            json!({"candidates": [{"content": {"parts": [{"text": "hm", "thought": true}]}}]}),
+            json!({"candidates": [{"content": {"parts": [{"text": "Hello "}]}}]}),
+            json!({"candidates": [{"content": {"parts": [{"text": "world"}, {"functionCall": {"name": "f", "args": {}}}]},
+                   "finishReason": "STOP"}]}),
+        ];
+        let m = merge_chunks(&chunks);
+        let parts = m["candidates"][0]["content"]["parts"].as_array().unwrap();
+        assert_eq!(parts.len(), 2);
+        assert_eq!(parts[0]["text"], "Hello world");
+        assert_eq!(parts[1]["functionCall"]["name"], "f");
+        assert_eq!(m["candidates"][0]["finishReason"], "STOP");
     }
 
     #[test]

@@ -227,12 +227,22 @@ impl Loop<'_> {
 
     /// Fires an event, records it and shows its messages and warnings.
     async fn fire(&mut self, event: EventKind, input: Value) -> Result<Outcome, ReplayError> {
+        self.fire_where(event, input, |_| true).await
+    }
+
+    /// [`Loop::fire`] for the matched hooks `keep` accepts.
+    async fn fire_where(
+        &mut self,
+        event: EventKind,
+        input: Value,
+        keep: impl Fn(&crate::HookDef) -> bool,
+    ) -> Result<Outcome, ReplayError> {
         let mut input = obj(input);
         if let Some(t) = &self.transcript_path {
             input.insert("transcript_path".into(), json!(t));
         }
         self.hooks.complete_input(event, &mut input);
-        let outcome = self.hooks.fire(event, input.clone()).await;
+        let outcome = self.hooks.fire_where(event, input.clone(), keep).await;
         let hooks: Vec<Value> = outcome
             .records
             .iter()
@@ -441,11 +451,15 @@ impl Loop<'_> {
                     .write(json!({"type": "model_request", "request": request}))?;
                 let mut chunks = self.model.next_response()?;
                 self.progress.inc(1);
+                // gemini-style hooks see each streamed chunk; jcli's
+                // post_llm_response sees the whole answer once, below.
+                let per_chunk = |h: &crate::HookDef| h.dialect != crate::Dialect::Jcli;
                 for chunk in &mut chunks {
                     let after = self
-                        .fire(
+                        .fire_where(
                             EventKind::AfterModel,
                             json!({"llm_request": hook_request, "llm_response": llm::to_hook_response(chunk)}),
+                            per_chunk,
                         )
                         .await?;
                     if let Some(r) = self.stopped(&after)? {
@@ -460,6 +474,32 @@ impl Loop<'_> {
                     }
                     if let Some(resp) = &after.output.llm_response {
                         llm::apply_hook_response(chunk, resp);
+                    }
+                }
+                let jcli = |h: &crate::HookDef| h.dialect == crate::Dialect::Jcli;
+                if self.hooks.has_hooks_where(EventKind::AfterModel, jcli) {
+                    let mut whole = llm::merge_chunks(&chunks);
+                    let after = self
+                        .fire_where(
+                            EventKind::AfterModel,
+                            json!({"llm_request": hook_request, "llm_response": llm::to_hook_response(&whole)}),
+                            jcli,
+                        )
+                        .await?;
+                    if let Some(r) = self.stopped(&after)? {
+                        return Ok(ModelCall::Stop(r));
+                    }
+                    if after.is_blocked() {
+                        self.say(&format!(
+                            "Model response blocked by post_llm_response hook: {}",
+                            after.block_reason()
+                        ))?;
+                        return Ok(feedback_or_blocked(&after));
+                    }
+                    if let Some(resp) = &after.output.llm_response {
+                        // assistant_output replaces the whole answer's text.
+                        llm::apply_hook_response(&mut whole, resp);
+                        chunks = vec![whole];
                     }
                 }
                 chunks

@@ -1,0 +1,1 @@
+../../shared-hooks/respond.py
