@@ -455,52 +455,18 @@ impl Loop<'_> {
                 // post_llm_response sees the whole answer once, below.
                 let per_chunk = |h: &crate::HookDef| h.dialect != crate::Dialect::Jcli;
                 for chunk in &mut chunks {
-                    let after = self
-                        .fire_where(
-                            EventKind::AfterModel,
-                            json!({"llm_request": hook_request, "llm_response": llm::to_hook_response(chunk)}),
-                            per_chunk,
-                        )
-                        .await?;
-                    if let Some(r) = self.stopped(&after)? {
-                        return Ok(ModelCall::Stop(r));
-                    }
-                    if after.is_blocked() {
-                        self.say(&format!(
-                            "Model response blocked by AfterModel hook: {}",
-                            after.block_reason()
-                        ))?;
-                        return Ok(feedback_or_blocked(&after));
-                    }
-                    if let Some(resp) = &after.output.llm_response {
-                        llm::apply_hook_response(chunk, resp);
+                    if let Some(refused) = self.after_model(&hook_request, chunk, per_chunk).await? {
+                        return Ok(refused);
                     }
                 }
                 let jcli = |h: &crate::HookDef| h.dialect == crate::Dialect::Jcli;
                 if self.hooks.has_hooks_where(EventKind::AfterModel, jcli) {
+                    // assistant_output replaces the whole answer's text.
                     let mut whole = llm::merge_chunks(&chunks);
-                    let after = self
-                        .fire_where(
-                            EventKind::AfterModel,
-                            json!({"llm_request": hook_request, "llm_response": llm::to_hook_response(&whole)}),
-                            jcli,
-                        )
-                        .await?;
-                    if let Some(r) = self.stopped(&after)? {
-                        return Ok(ModelCall::Stop(r));
+                    if let Some(refused) = self.after_model(&hook_request, &mut whole, jcli).await? {
+                        return Ok(refused);
                     }
-                    if after.is_blocked() {
-                        self.say(&format!(
-                            "Model response blocked by post_llm_response hook: {}",
-                            after.block_reason()
-                        ))?;
-                        return Ok(feedback_or_blocked(&after));
-                    }
-                    if let Some(resp) = &after.output.llm_response {
-                        // assistant_output replaces the whole answer's text.
-                        llm::apply_hook_response(&mut whole, resp);
-                        chunks = vec![whole];
-                    }
+                    chunks = vec![whole];
                 }
                 chunks
             };
@@ -517,6 +483,33 @@ impl Loop<'_> {
             }
             attempt += 1;
         }
+    }
+
+    /// AfterModel over one response (a chunk, or a whole answer) for the
+    /// hooks `keep` accepts: applies their edit to it, or says why the
+    /// answer is refused.
+    async fn after_model(
+        &mut self,
+        request: &Value,
+        response: &mut Value,
+        keep: impl Fn(&crate::HookDef) -> bool,
+    ) -> Result<Option<ModelCall>, ReplayError> {
+        let input = json!({"llm_request": request, "llm_response": llm::to_hook_response(response)});
+        let after = self.fire_where(EventKind::AfterModel, input, keep).await?;
+        if let Some(r) = self.stopped(&after)? {
+            return Ok(Some(ModelCall::Stop(r)));
+        }
+        if after.is_blocked() {
+            self.say(&format!(
+                "Model response blocked by AfterModel hook: {}",
+                after.block_reason()
+            ))?;
+            return Ok(Some(feedback_or_blocked(&after)));
+        }
+        if let Some(resp) = &after.output.llm_response {
+            llm::apply_hook_response(response, resp);
+        }
+        Ok(None)
     }
 
     /// Runs one function call through BeforeTool, the tool and AfterTool;
