@@ -685,7 +685,7 @@ impl HookSystem {
             // In parallel the budget is simply every hook's longest run.
             let hooks: Vec<Arc<HookDef>> = match budget {
                 Some(b) => plan.hooks.iter().map(|h| within(h, b)).collect(),
-                None => plan.hooks.clone(),
+                None => plan.hooks,
             };
             let runs = hooks.iter().map(|h| {
                 let bytes = by_dialect

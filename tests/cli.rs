@@ -49,6 +49,16 @@ fn feed(mut child: std::process::Child, input: &Value) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// `hookshot fire EVENT --settings settings.json` in `dir`, stdin empty.
+fn fire_without_input(dir: &Path, event: &str) -> Output {
+    hookshot()
+        .args(["fire", event, "--settings", "settings.json"])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
 fn write_call() -> Value {
     json!({"tool_name": "write_file", "tool_input": {"file_path": "a.txt", "content": "x"}})
 }
@@ -177,12 +187,7 @@ fn bad_settings_file_is_named_with_line_and_column_and_nothing_runs() {
   }
 }"#;
     std::fs::write(dir.path().join("settings.json"), settings).unwrap();
-    let o = hookshot()
-        .args(["fire", "BeforeTool", "--settings", "settings.json"])
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let o = fire_without_input(dir.path(), "BeforeTool");
     assert_eq!(o.status.code(), Some(1));
     assert!(!dir.path().join("ran").exists());
     insta::assert_snapshot!(String::from_utf8_lossy(&o.stderr));
@@ -203,12 +208,7 @@ fn recursion_through_hookshot_itself_is_stopped() {
         {"type": "command", "command": format!("{me} fire BeforeTool --settings settings.json"), "timeout": 20000}]}]}});
     std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
     let t = Instant::now();
-    let o = hookshot()
-        .args(["fire", "BeforeTool", "--settings", "settings.json"])
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let o = fire_without_input(dir.path(), "BeforeTool");
     assert!(t.elapsed() < Duration::from_secs(15));
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
 }
@@ -224,12 +224,7 @@ fn hookshot_registered_as_its_own_hook_runs_the_hooks_once() {
         {"type": "command", "command": format!("{me} fire PreToolUse --settings settings.json"), "timeout": 20},
         {"type": "command", "command": "cat >/dev/null; echo run >> runs.log", "timeout": 20}]}]}});
     std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
-    let o = hookshot()
-        .args(["fire", "PreToolUse", "--settings", "settings.json"])
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let o = fire_without_input(dir.path(), "PreToolUse");
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(std::fs::read_to_string(dir.path().join("runs.log")).unwrap(), "run\n");
 }

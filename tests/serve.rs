@@ -100,28 +100,36 @@ fn python_client_example_works() {
     assert!(stdout.contains("2 hooks configured"), "{stdout}");
 }
 
-#[test]
-fn unix_socket_serves_the_same_protocol() {
-    use std::os::unix::net::UnixStream;
-    let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("hookshot.sock");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hookshot"))
+/// Starts `hookshot serve --socket` with the test settings and connects once
+/// the socket is up.
+fn serve_on_socket(
+    dir: &std::path::Path,
+    socket: &std::path::Path,
+) -> (std::process::Child, std::os::unix::net::UnixStream) {
+    let child = Command::new(env!("CARGO_BIN_EXE_hookshot"))
         .args(["serve", "--settings"])
-        .arg(settings(dir.path()))
+        .arg(settings(dir))
         .arg("--socket")
-        .arg(&socket)
+        .arg(socket)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .spawn()
         .unwrap();
     let t = Instant::now();
-    let stream = loop {
-        match UnixStream::connect(&socket) {
-            Ok(s) => break s,
+    loop {
+        match std::os::unix::net::UnixStream::connect(socket) {
+            Ok(s) => return (child, s),
             Err(_) if t.elapsed() < Duration::from_secs(10) => std::thread::sleep(Duration::from_millis(20)),
             Err(e) => panic!("socket never came up: {e}"),
         }
-    };
+    }
+}
+
+#[test]
+fn unix_socket_serves_the_same_protocol() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("hookshot.sock");
+    let (mut child, stream) = serve_on_socket(dir.path(), &socket);
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut writer = stream;
     let mut ask = |line: &str| -> Value {
@@ -152,26 +160,9 @@ fn unix_socket_serves_the_same_protocol() {
 
 #[test]
 fn stats_reads_a_live_sidecar() {
-    use std::os::unix::net::UnixStream;
     let dir = tempfile::tempdir().unwrap();
     let socket = dir.path().join("s.sock");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hookshot"))
-        .args(["serve", "--settings"])
-        .arg(settings(dir.path()))
-        .arg("--socket")
-        .arg(&socket)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let t = Instant::now();
-    let mut stream = loop {
-        match UnixStream::connect(&socket) {
-            Ok(s) => break s,
-            Err(_) if t.elapsed() < Duration::from_secs(10) => std::thread::sleep(Duration::from_millis(20)),
-            Err(e) => panic!("socket never came up: {e}"),
-        }
-    };
+    let (mut child, mut stream) = serve_on_socket(dir.path(), &socket);
     writeln!(
         stream,
         r#"{{"jsonrpc":"2.0","id":1,"method":"fire","params":{{"event":"PreToolUse","input":{{"tool_name":"Bash"}}}}}}"#

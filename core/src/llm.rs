@@ -179,19 +179,11 @@ pub fn apply_hook_request(wire: &mut Value, hook: &Value) {
     }
     // jcli replaces the system prompt outright.
     if let Some(sp) = hook.get("system_prompt").and_then(Value::as_str) {
-        let config = wire
-            .as_object_mut()
-            .expect("wire is an object")
-            .entry("config")
-            .or_insert_with(|| json!({}));
+        let config = config_mut(wire);
         config["systemInstruction"] = json!({"parts": [{"text": sp}]});
     }
     if let Some(tools) = hook.get("tools").and_then(Value::as_array) {
-        let config = wire
-            .as_object_mut()
-            .expect("wire is an object")
-            .entry("config")
-            .or_insert_with(|| json!({}));
+        let config = config_mut(wire);
         config["tools"] = json!([{"functionDeclarations": declarations(tools)}]);
     }
     // `options` is picoclaw's name for the sampling config.
@@ -200,11 +192,7 @@ pub fn apply_hook_request(wire: &mut Value, hook: &Value) {
         .or_else(|| hook.get("options"))
         .and_then(Value::as_object)
     {
-        let target = wire
-            .as_object_mut()
-            .expect("wire is an object")
-            .entry("config")
-            .or_insert_with(|| json!({}));
+        let target = config_mut(wire);
         if let Some(t) = target.as_object_mut() {
             for (k, v) in cfg {
                 t.insert(k.clone(), v.clone());
@@ -214,6 +202,17 @@ pub fn apply_hook_request(wire: &mut Value, hook: &Value) {
     if let Some(tc) = hook.get("toolConfig") {
         apply_tool_config(wire, tc);
     }
+}
+
+/// The request's `config` object, created if missing (on an object `wire`).
+fn config_mut(wire: &mut Value) -> &mut Value {
+    if !wire.is_object() {
+        *wire = json!({});
+    }
+    wire.as_object_mut()
+        .expect("made an object above")
+        .entry("config")
+        .or_insert_with(|| json!({}))
 }
 
 /// Appends a hook-shaped message (`{role, content}`) to the request.
@@ -227,14 +226,7 @@ pub fn append_message(wire: &mut Value, message: &Value) {
 
 /// Appends text to the request's system instruction (creating it).
 pub fn append_system_text(wire: &mut Value, text: &str) {
-    if !wire.is_object() {
-        *wire = json!({});
-    }
-    let config = wire
-        .as_object_mut()
-        .expect("wire is an object")
-        .entry("config")
-        .or_insert_with(|| json!({}));
+    let config = config_mut(wire);
     let existing = match config.get("systemInstruction") {
         Some(Value::String(s)) => s.clone(),
         Some(other) => text_of_parts(parts_of(other)),
