@@ -44,6 +44,7 @@
 
 pub mod builtins;
 pub mod metrics;
+pub mod nesting;
 mod paths;
 pub mod replay;
 pub mod serve;
@@ -54,12 +55,15 @@ use std::time::{Duration, Instant};
 
 use hookshot_core::input::{SessionFacts, fill_common, for_dialect};
 pub use hookshot_core::{
-    Decision, Dialect, EventKind, HookDef, HookOutput, HookRecord, MatchTarget, Outcome, SourceKind,
+    Decision, Dialect, EventKind, FailPolicy, HookDef, HookOutput, HookRecord, MatchTarget, Outcome, SourceKind,
 };
 use hookshot_planner::{Mode, Planner, Target};
-pub use hookshot_registry::{Diagnostic, Registry, Skipped, Source, TrustPolicy, TrustStore};
+pub use hookshot_registry::{
+    Diagnostic, ProblemKind, Registry, Skipped, Source, SourceProblem, TrustPolicy, TrustStore,
+};
 pub use hookshot_runner::{FixtureModel, Hook, ModelClient, RunnerConfig};
 use hookshot_runner::{HookInput, RunEnv, Runner};
+pub use nesting::{MAX_DEPTH, PARENT_VAR};
 use serde_json::{Map, Value};
 use tracing::Instrument;
 
@@ -69,12 +73,13 @@ pub enum Error {
     /// A settings file is unreadable or wrong.
     #[error(transparent)]
     Settings(#[from] hookshot_registry::Error),
+    /// A reload found settings files it could not use; the configuration
+    /// loaded before stays in force.
+    #[error("{0}")]
+    Broken(String),
     /// A matcher could not be compiled.
     #[error(transparent)]
     Matcher(#[from] hookshot_planner::Error),
-    /// A built-in hook could not start (e.g. its audit log cannot be opened).
-    #[error("built-in hooks: {0}")]
-    Builtin(std::io::Error),
 }
 
 /// How the hooks of one event run, whatever their definitions ask.
@@ -91,16 +96,6 @@ pub enum Strategy {
     FailFast,
 }
 
-/// The variable that counts how deeply hookshot runs inside its own hooks:
-/// a hook that calls `hookshot fire` for the same settings would otherwise
-/// recurse forever.
-pub const DEPTH_VAR: &str = "HOOKSHOT_DEPTH";
-/// The event a hookshot was firing when it ran the hook that started this
-/// process: the same event again means a settings file registers hookshot
-/// as a hook of itself (multiplexer mode with a trusted project).
-pub const EVENT_VAR: &str = "HOOKSHOT_EVENT";
-/// The nesting at which hookshot refuses to run hooks.
-pub const MAX_DEPTH: u32 = 4;
 /// jcli runs a chain of hooks within 30 seconds in all.
 pub const JCLI_CHAIN_BUDGET: Duration = Duration::from_secs(30);
 
@@ -240,7 +235,7 @@ impl Builder {
             trust: self.trust.clone(),
         };
         let sources = spec.sources();
-        let registry = Registry::load(&sources, &spec.trust)?;
+        let registry = Registry::load(&sources, &spec.trust);
         let mut system = HookSystem::from_registry(registry, workdir, self.runner, self.strategy, self.session_id)?;
         system.loaded = fingerprint(&sources);
         system.reload_from = Some(spec);
@@ -275,10 +270,7 @@ impl SourceSpec {
             }
             None => Vec::new(),
         };
-        sources.extend(self.settings.iter().map(|path| Source {
-            path: path.clone(),
-            kind: SourceKind::Cli,
-        }));
+        sources.extend(self.settings.iter().map(|path| Source::new(path, SourceKind::Cli)));
         sources
     }
 }
@@ -318,8 +310,11 @@ pub struct HookSystem {
     workdir: PathBuf,
     session_id: String,
     strategy: Strategy,
-    depth: u32,
-    parent_event: Option<EventKind>,
+    /// The hookshots above this process, read once, when first needed.
+    nesting: std::sync::OnceLock<nesting::Nesting>,
+    /// Sources and built-ins that could not be used: shown with every
+    /// event's answer, and a block under the closed failure policy.
+    load_warnings: Vec<String>,
 }
 
 fn new_session_id() -> String {
@@ -343,19 +338,27 @@ impl HookSystem {
         strategy: Strategy,
         session_id: Option<String>,
     ) -> Result<HookSystem, Error> {
-        let builtins = builtins::from_settings(registry.builtins(), &workdir).map_err(Error::Builtin)?;
+        let builtins = builtins::from_settings(registry.builtins(), &workdir);
         let mut runner = Runner::new(runner);
         for (name, hook) in builtins.in_process {
             runner.register(name, hook);
         }
-        let depth = std::env::var(DEPTH_VAR).ok().and_then(|d| d.parse().ok()).unwrap_or(0);
-        let parent_event = std::env::var(EVENT_VAR)
-            .ok()
-            .and_then(|e| EventKind::parse(&e))
-            .map(|(e, _)| e);
+        let closed = registry.failure_policy() == FailPolicy::Closed;
+        let code_hooks = builtins
+            .hooks
+            .into_iter()
+            .map(|mut h| {
+                if closed {
+                    h.fail = FailPolicy::Closed;
+                }
+                Arc::new(h)
+            })
+            .collect();
+        let mut load_warnings = source_warnings(&registry);
+        load_warnings.extend(builtins.problems);
         let mut system = HookSystem {
             registry,
-            code_hooks: builtins.hooks.into_iter().map(Arc::new).collect(),
+            code_hooks,
             session_hooks: Vec::new(),
             reload_from: None,
             loaded: Vec::new(),
@@ -367,8 +370,8 @@ impl HookSystem {
             workdir,
             session_id: session_id.unwrap_or_else(new_session_id),
             strategy,
-            depth,
-            parent_event,
+            nesting: std::sync::OnceLock::new(),
+            load_warnings,
         };
         system.recompile()?;
         Ok(system)
@@ -423,7 +426,20 @@ impl HookSystem {
         // Discovery runs again: a project file created since is found.
         let sources = spec.sources();
         let loaded = fingerprint(&sources);
-        self.registry = Registry::load(&sources, &spec.trust)?;
+        let registry = Registry::load(&sources, &spec.trust);
+        // A settings file caught half-written must not drop the guards it
+        // held a moment ago: keep what was loaded until it is fixed.
+        let broken: Vec<&str> = registry
+            .problems()
+            .iter()
+            .filter(|p| p.kind == ProblemKind::Broken)
+            .map(|p| p.message.as_str())
+            .collect();
+        if !broken.is_empty() {
+            return Err(Error::Broken(broken.join("\n")));
+        }
+        self.registry = registry;
+        self.load_warnings = source_warnings(&self.registry);
         self.loaded = loaded;
         self.recompile()
     }
@@ -444,6 +460,18 @@ impl HookSystem {
     /// Per-hook metrics since this system was built.
     pub fn metrics(&self) -> Vec<metrics::HookStats> {
         self.metrics.snapshot()
+    }
+
+    /// Why some configured hooks cannot run (untrusted or broken sources,
+    /// built-ins that could not start): each fired event carries these as
+    /// warnings, and blocks on them under the closed failure policy.
+    pub fn load_warnings(&self) -> &[String] {
+        &self.load_warnings
+    }
+
+    /// The failure policy in force (`hooksConfig.onFailure`, strictest wins).
+    pub fn failure_policy(&self) -> FailPolicy {
+        self.registry.failure_policy()
     }
 
     /// The registry behind this system.
@@ -475,6 +503,17 @@ impl HookSystem {
             };
             (h, None, state)
         });
+        // A source that is untrusted (never parsed) or broken has no hooks
+        // to list: it is listed itself, with why.
+        let sources = reg.problems().iter().map(|p| {
+            let state = match p.kind {
+                ProblemKind::Untrusted => "untrusted",
+                ProblemKind::Broken => "broken",
+            };
+            serde_json::json!({"event": null, "name": null, "source": p.source.kind,
+                "at": p.source.path.display().to_string(), "precedence": null, "state": state,
+                "problem": p.message})
+        });
         Value::Array(
             active
                 .chain(skipped)
@@ -482,8 +521,9 @@ impl HookSystem {
                     serde_json::json!({"event": h.event, "name": h.label(), "command": h.command(),
                         "matcher": h.matcher, "source": h.source, "dialect": h.dialect,
                         "at": h.provenance.to_string(), "precedence": precedence, "sequential": h.sequential,
-                        "timeout_ms": h.timeout.as_millis() as u64, "state": state})
+                        "timeout_ms": h.timeout.as_millis() as u64, "fail": h.fail, "state": state})
                 })
+                .chain(sources)
                 .collect(),
         )
     }
@@ -545,8 +585,16 @@ impl HookSystem {
         fill_common(input, event, &facts);
     }
 
-    fn env(&self, event: EventKind) -> RunEnv {
+    /// The environment of this event's hooks: the session is the caller's
+    /// (the input's `session_id`), and [`PARENT_VAR`] names the hooks
+    /// running now, so a hookshot one of them starts does not run them again.
+    fn env(&self, event: EventKind, input: &Map<String, Value>, running: &[u64]) -> RunEnv {
         let wd = self.workdir.display().to_string();
+        let session = input
+            .get("session_id")
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .unwrap_or(&self.session_id);
         RunEnv {
             cwd: self.workdir.clone(),
             vars: vec![
@@ -554,10 +602,9 @@ impl HookSystem {
                 ("CLAUDE_PROJECT_DIR".into(), wd.clone()),
                 ("GEMINI_CWD".into(), wd.clone()),
                 ("JCLI_CWD".into(), wd),
-                ("GEMINI_SESSION_ID".into(), self.session_id.clone()),
+                ("GEMINI_SESSION_ID".into(), session.to_string()),
                 ("JCLI_HOOK_EVENT".into(), event.display_in(Dialect::Jcli).into()),
-                (DEPTH_VAR.into(), (self.depth + 1).to_string()),
-                (EVENT_VAR.into(), event.canonical_name().into()),
+                (PARENT_VAR.into(), nesting::parent_value(running)),
             ],
         }
     }
@@ -603,28 +650,65 @@ impl HookSystem {
         input: &mut Map<String, Value>,
         keep: impl Fn(&HookDef) -> bool,
     ) -> Outcome {
+        let mut outcome = self.run_plan(event, input, keep).await;
+        // Sources that could not be used are part of every answer: the user
+        // sees them, and the closed policy refuses to act without them.
+        outcome.warnings.splice(0..0, self.load_warnings.iter().cloned());
+        if self.failure_policy() == FailPolicy::Closed && !self.load_warnings.is_empty() && !outcome.is_blocked() {
+            outcome.output.decision = Decision::Block;
+            outcome.output.reason = Some(format!(
+                "blocked by the closed failure policy: {}",
+                self.load_warnings.join("; ")
+            ));
+        }
+        outcome
+    }
+
+    async fn run_plan(
+        &self,
+        event: EventKind,
+        input: &mut Map<String, Value>,
+        keep: impl Fn(&HookDef) -> bool,
+    ) -> Outcome {
         let mut plan = self.plan_for(event, input);
         plan.hooks.retain(|h| keep(h));
-        if !plan.hooks.iter().any(|h| h.sequential) {
-            plan.mode = Mode::Parallel;
-        }
         if plan.hooks.is_empty() {
             return Outcome::empty(event);
         }
-        // Started by one of our own hooks for this very event: this run is
-        // that hook, so it must not run the same hooks again.
-        if self.depth >= 1 && self.parent_event == Some(event) {
-            return Outcome::empty(event);
+        // Only processes of our own can make this a nested run; built-ins
+        // and embedders' hooks run in this process.
+        let nesting = self.nesting.get_or_init(nesting::Nesting::detect);
+        let mut prints: Vec<u64> = plan.hooks.iter().map(|h| nesting::fingerprint(event, h)).collect();
+        if !nesting.parent_hooks.is_empty() {
+            // The hookshot above runs these very hooks (one of them started
+            // this process): running them again would double every effect.
+            let mut i = 0;
+            plan.hooks.retain(|_| {
+                let keep = !nesting.parent_hooks.contains(&prints[i]);
+                i += 1;
+                keep
+            });
+            prints.retain(|p| !nesting.parent_hooks.contains(p));
+            if plan.hooks.is_empty() {
+                return Outcome::empty(event);
+            }
         }
-        if self.depth >= MAX_DEPTH {
+        if nesting.depth >= MAX_DEPTH {
             let mut o = Outcome::empty(event);
-            o.warnings.push(format!(
-                "hooks not run: hookshot is nested {} deep in its own hooks ({DEPTH_VAR})",
-                self.depth
-            ));
+            let why = format!(
+                "hookshot is nested {} deep in its own hooks (the limit is {MAX_DEPTH}); the {} hook(s) of this event did not run",
+                nesting.depth,
+                plan.hooks.len()
+            );
+            o.output.decision = Decision::Block;
+            o.output.reason = Some(format!("blocked: {why}"));
+            o.warnings.push(why);
             return o;
         }
-        let env = self.env(event);
+        if !plan.hooks.iter().any(|h| h.sequential) {
+            plan.mode = Mode::Parallel;
+        }
+        let env = self.env(event, input, &prints);
         let sequential = match self.strategy {
             Strategy::Auto => plan.mode == Mode::Sequential,
             Strategy::Parallel => false,
@@ -723,6 +807,11 @@ impl HookSystem {
         );
         record
     }
+}
+
+/// One line per source that could not be used.
+fn source_warnings(registry: &Registry) -> Vec<String> {
+    registry.problems().iter().map(|p| p.message.clone()).collect()
 }
 
 fn input_bytes(event: EventKind, dialect: Dialect, input: &Map<String, Value>) -> Vec<u8> {

@@ -115,11 +115,21 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Trust the project's current hook settings (after showing them).
+    /// Trust the project's hook settings as they are now, after showing
+    /// every hook they would run; --list and --revoke manage approvals.
     Trust {
         /// The project (default: the current directory).
-        #[arg(long, value_name = "DIR")]
-        project: Option<PathBuf>,
+        #[arg(long, visible_alias = "project", value_name = "DIR")]
+        workdir: Option<PathBuf>,
+        /// Approve without asking (needed when stdin is not a terminal).
+        #[arg(long)]
+        yes: bool,
+        /// List every approval in the trust store.
+        #[arg(long, conflicts_with_all = ["revoke", "yes"])]
+        list: bool,
+        /// Withdraw every approval given for this project.
+        #[arg(long)]
+        revoke: bool,
     },
     /// Fire an event repeatedly and report latency.
     Bench {
@@ -161,7 +171,15 @@ impl From<hookshot::Error> for Fail {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Usage errors exit 1, never clap's 2: an agent reads 2 from a hook as
+    // "block", with the usage text as the reason.
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 1 } else { 0 });
+        }
+    };
     init_logging(cli.log_format);
     // Hook work is waiting on child processes and pipes: one thread drives it
     // all, without waking worker threads for every pipe read.
@@ -209,15 +227,38 @@ fn parse_event(name: &str) -> Result<(EventKind, hookshot::Dialect), Fail> {
     })
 }
 
+/// `$XDG_CONFIG_HOME`, else `~/.config`. A relative `XDG_CONFIG_HOME` is
+/// invalid (XDG Base Directory spec) and ignored: honouring it would read
+/// "user" settings from whatever folder hookshot runs in, such as a project.
 fn config_home() -> Option<PathBuf> {
     std::env::var_os("XDG_CONFIG_HOME")
-        .filter(|v| !v.is_empty())
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))
+        .filter(|v| v.is_absolute())
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .map(PathBuf::from)
+                .filter(|h| h.is_absolute())
+                .map(|h| h.join(".config"))
+        })
 }
 
-fn trust_store() -> Option<TrustStore> {
-    config_home().map(|c| TrustStore::open(c.join("hookshot").join("trusted.json")))
+fn trust_store_path() -> Option<PathBuf> {
+    config_home().map(|c| c.join("hookshot").join("trusted.json"))
+}
+
+/// The trust store for loading: when it cannot be read, nothing in it is
+/// trusted and every source that needs trust says why.
+fn trust_policy(trust_project: bool) -> TrustPolicy {
+    let (store, store_error) = match trust_store_path().map(TrustStore::open) {
+        Some(Ok(s)) => (Some(s), None),
+        Some(Err(e)) => (None, Some(e.to_string())),
+        None => (None, Some("no trust store: set HOME or XDG_CONFIG_HOME".into())),
+    };
+    TrustPolicy {
+        trust_project,
+        store,
+        store_error,
+    }
 }
 
 fn build(sources: &Sources) -> Result<HookSystem, Fail> {
@@ -226,10 +267,7 @@ fn build(sources: &Sources) -> Result<HookSystem, Fail> {
         .workdir(sources.workdir.clone().unwrap_or_else(|| PathBuf::from(".")))
         .discover(home, config_home())
         .agent_user_files(sources.agent_user_files)
-        .trust(TrustPolicy {
-            trust_project: sources.trust_project,
-            store: trust_store(),
-        });
+        .trust(trust_policy(sources.trust_project));
     for s in &sources.settings {
         b = b.settings(s);
     }
@@ -241,16 +279,15 @@ fn build(sources: &Sources) -> Result<HookSystem, Fail> {
     for w in hooks.registry().warnings() {
         eprintln!("hookshot: warning: {w}");
     }
-    for (h, why) in hooks.registry().skipped() {
-        if *why == hookshot::Skipped::Untrusted {
-            eprintln!(
-                "hookshot: warning: {}: hook {} is not trusted and will not run (run `hookshot trust` or pass --trust-project)",
-                h.provenance,
-                h.label()
-            );
-        }
-    }
     Ok(hooks)
+}
+
+/// Prints the sources that could not be used, for commands that fire no
+/// event (`fire` prints them with the event's other warnings).
+fn print_load_warnings(hooks: &HookSystem) {
+    for w in hooks.load_warnings() {
+        eprintln!("hookshot: warning: {w}");
+    }
 }
 
 fn read_input(arg: Option<&str>) -> Result<Map<String, Value>, Fail> {
@@ -328,6 +365,7 @@ async fn run(command: Command) -> Result<u8, Fail> {
             transcript,
         } => {
             let hooks = build(&sources)?;
+            print_load_warnings(&hooks);
             let opts = ReplayOptions {
                 fixture,
                 prompt,
@@ -348,6 +386,7 @@ async fn run(command: Command) -> Result<u8, Fail> {
         Command::Validate { files } => validate(&files),
         Command::Serve { sources, socket } => {
             let hooks = build(&sources)?;
+            print_load_warnings(&hooks);
             hookshot::serve::serve(hooks, socket)
                 .await
                 .map_err(|e| Fail::Usage(format!("serve: {e}")))?;
@@ -377,7 +416,19 @@ async fn run(command: Command) -> Result<u8, Fail> {
             list(&hooks, json);
             Ok(0)
         }
-        Command::Trust { project } => trust(project.as_deref().unwrap_or(Path::new("."))),
+        Command::Trust {
+            workdir,
+            yes,
+            list,
+            revoke,
+        } => {
+            let project = workdir.as_deref().unwrap_or(Path::new("."));
+            match (list, revoke) {
+                (true, _) => trust_list(),
+                (false, true) => trust_revoke(project),
+                (false, false) => trust(project, yes),
+            }
+        }
         Command::Bench {
             event,
             sources,
@@ -390,6 +441,7 @@ async fn run(command: Command) -> Result<u8, Fail> {
             let (event, _) = parse_event(&event)?;
             let input = read_input(input.as_ref().and_then(|p| p.to_str()))?;
             let hooks = build(&sources)?;
+            print_load_warnings(&hooks);
             bench(&hooks, event, input, iterations, warmup, plan_only, json).await
         }
     }
@@ -426,6 +478,14 @@ fn list(hooks: &HookSystem, as_json: bool) {
         println!("{}", Value::Array(rows));
         return;
     }
+    for p in hooks.registry().problems() {
+        let state = match p.kind {
+            hookshot::ProblemKind::Untrusted => "untrusted",
+            hookshot::ProblemKind::Broken => "broken",
+        };
+        println!("{state} ({} source): {}", p.source.kind, p.message);
+    }
+    let rows: Vec<Value> = rows.into_iter().filter(|r| !r["event"].is_null()).collect();
     if rows.is_empty() {
         println!("no hooks");
         return;
@@ -511,10 +571,82 @@ fn print_stats(rows: &[Value], as_json: bool) {
     }
 }
 
-fn trust(project: &Path) -> Result<u8, Fail> {
-    let project = std::fs::canonicalize(project).map_err(|e| Fail::Usage(format!("{}: {e}", project.display())))?;
-    let mut store = trust_store()
+fn open_store() -> Result<TrustStore, Fail> {
+    let path = trust_store_path()
         .ok_or_else(|| Fail::Usage("cannot locate the user config directory (set HOME or XDG_CONFIG_HOME)".into()))?;
+    TrustStore::open(path).map_err(|e| Fail::Usage(e.to_string()))
+}
+
+fn trust_list() -> Result<u8, Fail> {
+    let store = open_store()?;
+    let mut n = 0;
+    for e in store.entries() {
+        n += 1;
+        println!("{}/{} (sha256 {})", e.project, e.file, &e.sha256[..12]);
+        for (script, digest) in &e.covers {
+            println!("  runs {script} (sha256 {})", &digest[..12]);
+        }
+    }
+    if n == 0 {
+        println!("no approvals in {}", store.path().display());
+    }
+    Ok(0)
+}
+
+fn trust_revoke(project: &Path) -> Result<u8, Fail> {
+    let project = std::fs::canonicalize(project).map_err(|e| Fail::Usage(format!("{}: {e}", project.display())))?;
+    let mut store = open_store()?;
+    let n = store.revoke(&project);
+    store.save().map_err(|e| Fail::Usage(e.to_string()))?;
+    println!("revoked {n} approval(s) for {}", project.display());
+    Ok(0)
+}
+
+/// One hook as `hookshot trust` shows it: everything it would run.
+fn describe_for_trust(h: &hookshot::HookDef) -> String {
+    use hookshot_core::HookAction;
+    let what = match &h.action {
+        HookAction::Command { command } => format!("runs: {command}"),
+        HookAction::Persistent { process, observe } => {
+            let mut s = format!(
+                "starts process \"{}\" ({}): {}",
+                process.name,
+                if *observe { "observer" } else { "interceptor" },
+                process.argv.join(" ")
+            );
+            if let Some(d) = &process.dir {
+                s.push_str(&format!(" in {}", d.display()));
+            }
+            for (k, v) in &process.env {
+                s.push_str(&format!("\n      env {k}={v}"));
+            }
+            s
+        }
+        HookAction::Llm { prompt, model } => format!(
+            "asks {} with the prompt:\n      {}",
+            model.as_deref().unwrap_or("the model"),
+            prompt.replace('\n', "\n      ")
+        ),
+        HookAction::InProcess { name } => format!("in-process hook {name}"),
+    };
+    let matcher = serde_json::to_value(&h.matcher).unwrap_or_default();
+    let matcher = match &matcher["value"] {
+        Value::Null => "*".to_string(),
+        v => v.to_string(),
+    };
+    format!(
+        "  {} [{}] matcher {matcher}, timeout {}s, on failure {:?} ({})\n    {what}",
+        h.event,
+        h.dialect,
+        h.timeout.as_secs_f64(),
+        h.fail,
+        h.provenance
+    )
+}
+
+fn trust(project: &Path, yes: bool) -> Result<u8, Fail> {
+    let project = std::fs::canonicalize(project).map_err(|e| Fail::Usage(format!("{}: {e}", project.display())))?;
+    let mut store = open_store()?;
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let sources: Vec<_> = hookshot_registry::discover(&project, home.as_deref(), config_home().as_deref(), false)
         .into_iter()
@@ -524,23 +656,72 @@ fn trust(project: &Path) -> Result<u8, Fail> {
         println!("{}: no project hook settings found", project.display());
         return Ok(0);
     }
+    let mut approvals = Vec::new();
     for s in &sources {
-        let text = std::fs::read_to_string(&s.path).map_err(|e| Fail::Usage(format!("{}: {e}", s.path.display())))?;
-        let parsed =
-            hookshot_registry::parse(&s.path, &text, s.kind).map_err(|e| Fail::from(hookshot::Error::from(e)))?;
-        println!("{}:", s.path.display());
+        let fail = |e: String| Fail::Settings(format!("{e}\nnothing was trusted"));
+        let bytes = hookshot_registry::read_settings(&s.path)
+            .map_err(|e| fail(format!("{}: cannot read settings: {e}", s.path.display())))?;
+        let text = String::from_utf8(bytes.clone())
+            .map_err(|_| fail(format!("{}: settings are not UTF-8", s.path.display())))?;
+        let text = if s.kind == hookshot::SourceKind::Extension {
+            hookshot_registry::expand_extension_path(&s.path, &text)
+        } else {
+            text
+        };
+        let parsed = hookshot_registry::parse(&s.path, &text, s.kind).map_err(|e| fail(e.to_string()))?;
+        let (scope, rel) = s.trust_key();
+        let covers = hookshot_registry::covered_files(&scope, &project, &parsed.hooks);
+        println!(
+            "{} ({} settings, {} hook(s)):",
+            s.path.display(),
+            s.kind,
+            parsed.hooks.len()
+        );
         for h in &parsed.hooks {
-            println!("  {} {}: {}", h.event, h.provenance, h.command().unwrap_or(""));
+            println!("{}", describe_for_trust(h));
         }
-        store.trust(&s.path, &text);
+        if let Some(b) = &parsed.builtins {
+            let shown = serde_json::to_string_pretty(b).unwrap_or_default();
+            println!("  builtins:\n    {}", shown.replace('\n', "\n    "));
+        }
+        if let Some(p) = parsed.on_failure {
+            println!("  failure policy: {p:?}");
+        }
+        if parsed.enabled == Some(false) {
+            println!("  disables all hooks of lower sources (hooksConfig.enabled: false)");
+        }
+        if !parsed.disabled.is_empty() {
+            println!("  disables: {}", parsed.disabled.join(", "));
+        }
+        for script in covers.keys() {
+            println!("  covers {script} (a change to it withdraws this approval)");
+        }
+        approvals.push((scope, rel, bytes, covers));
     }
-    store
-        .save()
-        .map_err(|e| Fail::Usage(format!("cannot save the trust store: {e}")))?;
-    println!(
-        "trusted {} file(s); a change to any of them makes it untrusted again",
-        sources.len()
-    );
+    if !yes {
+        if !std::io::stdin().is_terminal() {
+            return Err(Fail::Usage(
+                "trust: stdin is not a terminal; review the hooks above and pass --yes to approve them".into(),
+            ));
+        }
+        eprint!(
+            "Trust these {} file(s) for {}? [y/N] ",
+            approvals.len(),
+            project.display()
+        );
+        let mut answer = String::new();
+        let _ = std::io::stdin().read_line(&mut answer);
+        if !matches!(answer.trim(), "y" | "Y" | "yes") {
+            println!("nothing was trusted");
+            return Ok(1);
+        }
+    }
+    let n = approvals.len();
+    for (scope, rel, bytes, covers) in approvals {
+        store.trust(&scope, &rel, &bytes, covers);
+    }
+    store.save().map_err(|e| Fail::Usage(e.to_string()))?;
+    println!("trusted {n} file(s); a change to any of them, or to a script they run, makes it untrusted again");
     Ok(0)
 }
 

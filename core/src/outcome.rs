@@ -45,6 +45,15 @@ impl Outcome {
             .unwrap_or_else(|| format!("blocked by a {} hook", self.event))
     }
 
+    /// What the user is shown: the hooks' system messages, then one line
+    /// per warning. Agents hide a hook's stderr when its stdout is JSON, so
+    /// a guard that did not run must be reported here to be seen at all.
+    pub fn shown_message(&self) -> Option<String> {
+        let mut lines: Vec<String> = self.output.system_message.iter().cloned().collect();
+        lines.extend(self.warnings.iter().map(|w| format!("hookshot warning: {w}")));
+        (!lines.is_empty()).then(|| lines.join("\n"))
+    }
+
     /// Renders the outcome as `dialect` expects a hook's output to look.
     pub fn render(&self, dialect: Dialect) -> Value {
         match dialect {
@@ -62,7 +71,7 @@ impl Outcome {
                 out.insert("stopReason".into(), json!(r));
             }
         }
-        if let Some(m) = &o.system_message {
+        if let Some(m) = self.shown_message() {
             out.insert("systemMessage".into(), json!(m));
         }
         if o.suppress_output {
@@ -198,7 +207,7 @@ impl Outcome {
                 out.insert("retry_feedback".into(), json!(r));
             }
         }
-        if let Some(m) = &o.system_message {
+        if let Some(m) = self.shown_message() {
             out.insert("system_message".into(), json!(m));
         }
         if let Some(c) = &o.additional_context {
@@ -256,6 +265,23 @@ mod tests {
             o.render(Dialect::Jcli),
             json!({"action": "skip", "retry_feedback": "no writes"})
         );
+    }
+
+    #[test]
+    fn warnings_reach_the_field_the_agent_shows() {
+        let mut o = outcome(
+            EventKind::BeforeTool,
+            HookOutput {
+                system_message: Some("from a hook".into()),
+                ..HookOutput::default()
+            },
+        );
+        o.warnings
+            .push("hook guard.sh timed out after 1s and was killed".into());
+        let shown = "from a hook\nhookshot warning: hook guard.sh timed out after 1s and was killed";
+        assert_eq!(o.render(Dialect::Gemini)["systemMessage"], shown);
+        assert_eq!(o.render(Dialect::Claude)["systemMessage"], shown);
+        assert_eq!(o.render(Dialect::Jcli)["system_message"], shown);
     }
 
     #[test]

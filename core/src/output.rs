@@ -118,7 +118,64 @@ fn object_of(v: Option<&Value>) -> Option<Map<String, Value>> {
     }
 }
 
+/// The verdict fields a hook may write, and where: a value of the wrong
+/// type there is a hook bug, never a silent "no decision".
+fn check_verdicts(obj: &Map<String, Value>) -> Result<(), String> {
+    let decision = |field: &str, v: Option<&Value>| -> Result<(), String> {
+        match v {
+            None | Some(Value::Null) => Ok(()),
+            Some(Value::String(s)) if Decision::parse(s).is_some() => Ok(()),
+            Some(other) => Err(format!(
+                "answered an invalid \"{field}\": {other} (expected \"allow\", \"deny\"/\"block\", \"ask\" or \"defer\")"
+            )),
+        }
+    };
+    let boolean = |field: &str, v: Option<&Value>| -> Result<(), String> {
+        match v {
+            None | Some(Value::Null) | Some(Value::Bool(_)) => Ok(()),
+            Some(other) => Err(format!(
+                "answered an invalid \"{field}\": {other} (expected true or false)"
+            )),
+        }
+    };
+    decision("decision", obj.get("decision"))?;
+    boolean("continue", obj.get("continue"))?;
+    boolean("approved", obj.get("approved"))?;
+    if let Some(a) = obj.get("action")
+        && !a.is_string()
+        && !a.is_null()
+    {
+        return Err(format!("answered an invalid \"action\": {a} (expected a string)"));
+    }
+    match obj.get("hookSpecificOutput") {
+        None | Some(Value::Null) => Ok(()),
+        Some(Value::Object(hso)) => {
+            decision("permissionDecision", hso.get("permissionDecision"))?;
+            match hso.get("decision") {
+                None | Some(Value::Null) => Ok(()),
+                Some(Value::Object(d)) => decision("decision.behavior", d.get("behavior")),
+                Some(v @ Value::String(_)) => decision("decision", Some(v)),
+                Some(other) => Err(format!(
+                    "answered an invalid \"hookSpecificOutput.decision\": {other} (expected an object)"
+                )),
+            }
+        }
+        Some(other) => Err(format!(
+            "answered an invalid \"hookSpecificOutput\": {other} (expected an object)"
+        )),
+    }
+}
+
 impl HookOutput {
+    /// Like [`HookOutput::from_json`], but a verdict field of the wrong
+    /// type or with an unknown value (`"decision": 1`, `["deny"]`,
+    /// `"permissionDecision": "nope"`) is an error: whatever the hook meant,
+    /// reading it as "no decision" would allow what it may have denied.
+    pub fn from_json_checked(obj: &Map<String, Value>) -> Result<HookOutput, String> {
+        check_verdicts(obj)?;
+        Ok(HookOutput::from_json(obj))
+    }
+
     /// Reads a hook's JSON object in any dialect. Unknown fields are kept in
     /// [`HookOutput::extra`]; nothing is rejected, since a hook that says more
     /// than we understand must still be obeyed in what we do understand.
@@ -318,6 +375,26 @@ mod tests {
         assert!(o.stop);
         assert_eq!(o.stop_reason.as_deref(), Some("enough"));
         assert_eq!(o.decision, Decision::Undecided);
+    }
+
+    #[test]
+    fn verdicts_of_the_wrong_type_are_errors() {
+        for bad in [
+            json!({"decision": 1}),
+            json!({"decision": ["deny"]}),
+            json!({"decision": "nope"}),
+            json!({"continue": "false"}),
+            json!({"hookSpecificOutput": {"permissionDecision": true}}),
+            json!({"hookSpecificOutput": "deny"}),
+            json!({"hookSpecificOutput": {"decision": {"behavior": 0}}}),
+        ] {
+            assert!(
+                HookOutput::from_json_checked(bad.as_object().unwrap()).is_err(),
+                "{bad}"
+            );
+        }
+        let ok = json!({"decision": "approve", "continue": true, "hookSpecificOutput": {"permissionDecision": "deny"}});
+        assert!(HookOutput::from_json_checked(ok.as_object().unwrap()).is_ok());
     }
 
     #[test]

@@ -81,7 +81,18 @@ impl HookRecord {
             (HookOutput::default(), Some(format!("killed by signal {sig}")))
         } else {
             match exit.code {
-                Some(0) => (read_success(&captured.stdout), None),
+                // A cut answer may have lost its verdict: never read it.
+                Some(0) if captured.stdout_truncated => (
+                    HookOutput::default(),
+                    Some(format!(
+                        "printed more than the output cap ({} bytes kept); its answer was cut and is ignored",
+                        captured.stdout.len()
+                    )),
+                ),
+                Some(0) => match read_success(&captured.stdout) {
+                    Ok(out) => (out, None),
+                    Err(why) => (HookOutput::default(), Some(why)),
+                },
                 Some(2) => (read_block(&captured, &label), None),
                 Some(code) => {
                     let detail = first_line(&captured.stderr)
@@ -162,17 +173,17 @@ fn first_line(s: &str) -> Option<String> {
     Some(line)
 }
 
-fn read_success(stdout: &str) -> HookOutput {
+fn read_success(stdout: &str) -> Result<HookOutput, String> {
     let text = stdout.trim();
     if text.is_empty() {
-        return HookOutput::default();
+        return Ok(HookOutput::default());
     }
     match parse_object(text) {
-        Some(obj) => HookOutput::from_json(&obj),
-        None => HookOutput {
+        Some(obj) => HookOutput::from_json_checked(&obj),
+        None => Ok(HookOutput {
             system_message: Some(text.to_string()),
             ..HookOutput::default()
-        },
+        }),
     }
 }
 
@@ -248,6 +259,27 @@ mod tests {
     fn exit_0_text_is_a_message() {
         let r = run(0, "hello\n", "");
         assert_eq!(r.output.system_message.as_deref(), Some("hello"));
+        assert_eq!(r.output.decision, Decision::Undecided);
+    }
+
+    #[test]
+    fn a_cut_or_mistyped_answer_is_a_failure_not_an_allow() {
+        let mut c = Captured {
+            exit: Exit {
+                code: Some(0),
+                ..Exit::default()
+            },
+            stdout: r#"{"decision": "deny", "reason": "xxxx"#.into(),
+            stdout_truncated: true,
+            ..Captured::default()
+        };
+        let r = HookRecord::interpret(hook(FailPolicy::Closed), c.clone());
+        assert!(r.failure.as_deref().unwrap().contains("output cap"));
+        assert_eq!(r.output.decision, Decision::Block);
+        c.stdout_truncated = false;
+        c.stdout = r#"{"decision": 1}"#.into();
+        let r = HookRecord::interpret(hook(FailPolicy::Open), c);
+        assert!(r.failure.as_deref().unwrap().contains("invalid \"decision\""));
         assert_eq!(r.output.decision, Decision::Undecided);
     }
 

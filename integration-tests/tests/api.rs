@@ -156,6 +156,7 @@ async fn reload_if_changed_notices_edits_and_new_project_files() {
         .trust(hookshot::TrustPolicy {
             trust_project: true,
             store: None,
+            store_error: None,
         })
         .build()
         .unwrap();

@@ -218,12 +218,16 @@ async fn settings_changed_while_events_are_in_flight() {
     };
     let (o, ()) = tokio::join!(event, rewrite);
     assert_eq!(o.block_reason(), "from the old settings");
-    // The next load sees the bad file and refuses it, with its position.
-    let err = HookSystem::builder()
+    // The next load sees the bad file and reports it, with its position,
+    // in every answer.
+    let next = HookSystem::builder()
         .settings(p.path().join("settings.json"))
         .build()
-        .unwrap_err();
-    assert!(err.to_string().contains("settings.json:1:3"), "{err}");
+        .unwrap();
+    let w = next.load_warnings().join("\n");
+    assert!(w.contains("settings.json:1:3"), "{w}");
+    let o = next.fire(EventKind::BeforeTool, tool_input()).await;
+    assert!(o.warnings.iter().any(|w| w.contains("settings.json:1:3")));
 }
 
 #[tokio::test]

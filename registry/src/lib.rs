@@ -14,6 +14,7 @@
 
 mod error;
 mod position;
+mod read;
 mod schema;
 mod settings;
 mod trust;
@@ -22,14 +23,15 @@ mod yaml;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hookshot_core::{Dialect, HookDef, SourceKind};
+use hookshot_core::{Dialect, FailPolicy, HookAction, HookDef, SourceKind};
 use serde_json::{Map, Value};
 
 pub use error::{Diagnostic, Error};
 pub use position::Positions;
+pub use read::{MAX_SETTINGS_BYTES, ReadError, read_capped, read_settings, sha256_hex};
 pub use schema::schema;
 pub use settings::{BUILTINS, SettingsFile, compile_matcher, parse};
-pub use trust::TrustStore;
+pub use trust::{TrustEntry, TrustError, TrustStore, covered_files};
 
 /// One settings file to read, and the kind of source it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,6 +40,46 @@ pub struct Source {
     pub path: PathBuf,
     /// Its kind (decides precedence and whether trust is needed).
     pub kind: SourceKind,
+    /// For sources that need trust: the folder an approval is bound to
+    /// (the project root, or the user's hookshot folder for user
+    /// extensions). `None` binds it to the file's own folder.
+    pub scope: Option<PathBuf>,
+}
+
+impl Source {
+    /// A source with no trust scope of its own.
+    pub fn new(path: impl Into<PathBuf>, kind: SourceKind) -> Source {
+        Source {
+            path: path.into(),
+            kind,
+            scope: None,
+        }
+    }
+
+    /// The folder trust is bound to, and the file's path inside it.
+    pub fn trust_key(&self) -> (PathBuf, PathBuf) {
+        let scope = self
+            .scope
+            .clone()
+            .or_else(|| self.path.parent().map(Path::to_path_buf))
+            .unwrap_or_default();
+        let scope = std::fs::canonicalize(&scope).unwrap_or(scope);
+        // The path as discovered inside the scope, not where a symlink
+        // leads: that is what makes a borrowed approval not apply.
+        let rel = self
+            .path
+            .strip_prefix(&scope)
+            .map(Path::to_path_buf)
+            .or_else(|_| {
+                let parent = self.path.parent().map(std::fs::canonicalize);
+                match (parent, self.path.file_name()) {
+                    (Some(Ok(p)), Some(name)) => p.join(name).strip_prefix(&scope).map(Path::to_path_buf),
+                    _ => Ok(self.path.clone()),
+                }
+            })
+            .unwrap_or_else(|_| self.path.clone());
+        (scope, rel)
+    }
 }
 
 /// Why a defined hook does not run.
@@ -60,6 +102,27 @@ pub struct LoadedSource {
     pub trusted: bool,
 }
 
+/// A settings source whose hooks do not run, and why. Each one is a warning
+/// the user sees, and a block under the `closed` failure policy.
+#[derive(Debug, Clone)]
+pub struct SourceProblem {
+    /// The file.
+    pub source: Source,
+    /// What kind of problem.
+    pub kind: ProblemKind,
+    /// The whole message, naming the file.
+    pub message: String,
+}
+
+/// The kinds of [`SourceProblem`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProblemKind {
+    /// Needs trust and is not trusted (it was not parsed).
+    Untrusted,
+    /// Could not be read or parsed.
+    Broken,
+}
+
 /// The effective hooks of all sources.
 #[derive(Debug, Clone, Default)]
 pub struct Registry {
@@ -68,6 +131,8 @@ pub struct Registry {
     warnings: Vec<Diagnostic>,
     builtins: Map<String, Value>,
     loaded: Vec<LoadedSource>,
+    problems: Vec<SourceProblem>,
+    policy: FailPolicy,
 }
 
 /// Which untrusted sources may run anyway.
@@ -77,61 +142,146 @@ pub struct TrustPolicy {
     pub trust_project: bool,
     /// The trust store to consult, if any.
     pub store: Option<TrustStore>,
+    /// Why the trust store could not be opened, if it could not: every
+    /// source that needs trust is then untrusted, and this says why.
+    pub store_error: Option<String>,
 }
 
 impl Registry {
-    /// Reads every source; the first file with errors stops loading (nothing
-    /// runs from a bad configuration).
-    pub fn load(sources: &[Source], trust: &TrustPolicy) -> Result<Registry, Error> {
+    /// Reads every source. A source that needs trust is hashed and checked
+    /// before anything else is done with it: an untrusted one is never
+    /// parsed. A source that cannot be read or parsed is reported in
+    /// [`Registry::problems`] and the others load as usual, so one broken
+    /// file never switches off the hooks of another.
+    pub fn load(sources: &[Source], trust: &TrustPolicy) -> Registry {
         let mut ordered: Vec<&Source> = sources.iter().collect();
         ordered.sort_by_key(|s| s.kind);
         let mut files = Vec::with_capacity(ordered.len());
+        let mut problems = Vec::new();
         for s in ordered {
-            let mut text = std::fs::read_to_string(&s.path).map_err(|source| Error::Read {
-                path: s.path.clone(),
-                source,
-            })?;
+            let broken = |message: String| SourceProblem {
+                source: s.clone(),
+                kind: ProblemKind::Broken,
+                message,
+            };
+            let bytes = match read_settings(&s.path) {
+                Ok(b) => b,
+                Err(e) => {
+                    problems.push(broken(format!("{}: cannot read settings: {e}", s.path.display())));
+                    continue;
+                }
+            };
+            if s.kind.needs_trust() && !trust.trust_project {
+                let verdict = match (&trust.store, &trust.store_error) {
+                    (_, Some(err)) => Err(format!("cannot be checked: {err}")),
+                    (Some(store), None) => {
+                        let (scope, rel) = s.trust_key();
+                        store.check(&scope, &rel, &bytes)
+                    }
+                    (None, None) => Err("was never trusted".into()),
+                };
+                if let Err(why) = verdict {
+                    problems.push(SourceProblem {
+                        source: s.clone(),
+                        kind: ProblemKind::Untrusted,
+                        message: format!(
+                            "{}: {} hook settings are not trusted ({why}); their hooks do not run (review them, then run `hookshot trust`)",
+                            s.path.display(),
+                            s.kind
+                        ),
+                    });
+                    continue;
+                }
+            }
+            let mut text = match String::from_utf8(bytes) {
+                Ok(t) => t,
+                Err(e) => {
+                    let at = e.utf8_error().valid_up_to();
+                    let line = e.as_bytes()[..at].iter().filter(|b| **b == b'\n').count() + 1;
+                    problems.push(broken(format!(
+                        "{}:{line}: settings are not UTF-8 (bad byte at offset {at})",
+                        s.path.display()
+                    )));
+                    continue;
+                }
+            };
             if s.kind == SourceKind::Extension {
                 text = expand_extension_path(&s.path, &text);
             }
-            let parsed = settings::parse(&s.path, &text, s.kind)?;
-            let trusted = !s.kind.needs_trust()
-                || trust.trust_project
-                || trust.store.as_ref().is_some_and(|t| t.is_trusted(&s.path, &text));
-            files.push((s.clone(), parsed, trusted));
+            match settings::parse(&s.path, &text, s.kind) {
+                Ok(parsed) => files.push((s.clone(), parsed, true)),
+                Err(e) => problems.push(broken(e.to_string())),
+            }
         }
-        Ok(Registry::from_files(files))
+        let mut reg = Registry::from_files(files);
+        reg.problems = problems;
+        reg
     }
 
-    /// Combines parsed files, given lowest precedence first.
+    /// Combines parsed files, given lowest precedence first. System files
+    /// are policy: nothing in a lower source (user, project, extension,
+    /// command line) disables a system hook or built-in or loosens the
+    /// system failure policy.
     pub fn from_files(files: Vec<(Source, SettingsFile, bool)>) -> Registry {
         let mut reg = Registry::default();
-        let enabled = files
+        let is_system = |s: &Source| s.kind == SourceKind::System;
+        let last_enabled = |system: bool| {
+            files
+                .iter()
+                .rfind(|(s, f, trusted)| *trusted && is_system(s) == system && f.enabled.is_some())
+                .and_then(|(_, f, _)| f.enabled)
+                .unwrap_or(true)
+        };
+        let (system_enabled, others_enabled) = (last_enabled(true), last_enabled(false));
+        let disabled_by = |system: bool| -> Vec<String> {
+            files
+                .iter()
+                .filter(|(s, _, trusted)| *trusted && is_system(s) == system)
+                .flat_map(|(_, f, _)| f.disabled.iter().cloned())
+                .collect()
+        };
+        let (system_disabled, others_disabled) = (disabled_by(true), disabled_by(false));
+        // The strictest policy any trusted file states: a lower source may
+        // tighten it, never loosen it.
+        reg.policy = if files
             .iter()
-            .rfind(|(_, f, trusted)| *trusted && f.enabled.is_some())
-            .and_then(|(_, f, _)| f.enabled)
-            .unwrap_or(true);
-        let disabled: Vec<String> = files
-            .iter()
-            .filter(|(_, _, trusted)| *trusted)
-            .flat_map(|(_, f, _)| f.disabled.iter().cloned())
-            .collect();
+            .any(|(_, f, trusted)| *trusted && f.on_failure == Some(FailPolicy::Closed))
+        {
+            FailPolicy::Closed
+        } else {
+            FailPolicy::Open
+        };
+        let mut system_builtins = Map::new();
         for (source, file, trusted) in files {
             reg.warnings.extend(file.warnings);
+            let system = is_system(&source);
             if trusted && let Some(b) = file.builtins {
-                reg.builtins.extend(b);
+                if system {
+                    system_builtins.extend(b);
+                } else {
+                    reg.builtins.extend(b);
+                }
             }
             reg.loaded.push(LoadedSource {
                 source,
                 dialect: file.dialect,
                 trusted,
             });
-            for hook in file.hooks {
+            for mut hook in file.hooks {
+                let listed = |list: &[String]| {
+                    list.iter()
+                        .any(|d| Some(d.as_str()) == hook.name.as_deref() || Some(d.as_str()) == hook.command())
+                };
+                let is_disabled = if system {
+                    !system_enabled || listed(&system_disabled)
+                } else {
+                    !system_enabled || !others_enabled || listed(&system_disabled) || listed(&others_disabled)
+                };
+                let observer = matches!(hook.action, HookAction::Persistent { observe: true, .. });
+                if reg.policy == FailPolicy::Closed && !observer {
+                    hook.fail = FailPolicy::Closed;
+                }
                 let hook = Arc::new(hook);
-                let is_disabled = !enabled
-                    || disabled
-                        .iter()
-                        .any(|d| Some(d.as_str()) == hook.name.as_deref() || Some(d.as_str()) == hook.command());
                 if !trusted {
                     reg.skipped.push((hook, Skipped::Untrusted));
                 } else if is_disabled {
@@ -141,6 +291,9 @@ impl Registry {
                 }
             }
         }
+        // System built-ins are applied last, so they win over any lower
+        // source's settings for the same built-in.
+        reg.builtins.extend(system_builtins);
         reg
     }
 
@@ -159,7 +312,19 @@ impl Registry {
         &self.warnings
     }
 
-    /// The `builtins` objects of trusted files, merged (later files win).
+    /// Sources whose hooks do not run: untrusted (not parsed) or broken.
+    pub fn problems(&self) -> &[SourceProblem] {
+        &self.problems
+    }
+
+    /// The failure policy in force: `closed` when any trusted file asks for
+    /// it (`hooksConfig.onFailure`).
+    pub fn failure_policy(&self) -> FailPolicy {
+        self.policy
+    }
+
+    /// The `builtins` objects of trusted files, merged (later files win,
+    /// system files over all).
     pub fn builtins(&self) -> &Map<String, Value> {
         &self.builtins
     }
@@ -184,7 +349,7 @@ fn extension_dir(file: &Path) -> &Path {
 /// gemini-cli's `${extensionPath}`: the extension's own folder, so its
 /// hooks can name their scripts wherever it is installed. The path is
 /// escaped as a JSON string body, since it lands inside one.
-fn expand_extension_path(file: &Path, text: &str) -> String {
+pub fn expand_extension_path(file: &Path, text: &str) -> String {
     let dir = extension_dir(file).display().to_string();
     let escaped = serde_json::to_string(&dir).unwrap_or_default();
     text.replace("${extensionPath}", escaped.trim_matches('"'))
@@ -192,7 +357,9 @@ fn expand_extension_path(file: &Path, text: &str) -> String {
 
 /// Extension folders under `root`: each `<name>/` with a
 /// `hookshot-extension.json` or `gemini-extension.json` manifest holding
-/// `hooks`, or a `hooks/hooks.json` beside it; in name order.
+/// `hooks`, or a `hooks/hooks.json` beside it; in name order. Manifests are
+/// read with the settings limits and only searched for the keys, not
+/// parsed: an extension may be untrusted.
 fn extensions(root: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(root) else {
         return Vec::new();
@@ -207,29 +374,51 @@ fn extensions(root: &Path) -> Vec<PathBuf> {
     for d in dirs {
         for manifest in ["hookshot-extension.json", "gemini-extension.json"] {
             let m = d.join(manifest);
-            let has_hooks = std::fs::read_to_string(&m)
-                .ok()
-                .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-                .is_some_and(|v| v.get("hooks").is_some() || v.get("builtins").is_some());
+            let has_hooks = match read_settings(&m) {
+                Ok(bytes) => {
+                    let has = |key: &[u8]| bytes.windows(key.len()).any(|w| w == key);
+                    has(b"\"hooks\"") || has(b"\"builtins\"")
+                }
+                // Present but unusable (a FIFO, too large): load it, so the
+                // problem is reported instead of the extension vanishing.
+                Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => false,
+                Err(_) => true,
+            };
             if has_hooks {
                 out.push(m);
                 break;
             }
         }
         let hooks = d.join("hooks").join("hooks.json");
-        if hooks.is_file() {
+        if hooks.exists() {
             out.push(hooks);
         }
     }
     out
 }
 
-/// The settings files hookshot looks for: system, user
+/// The system folders: `/etc/hookshot`, and the folder named by
+/// `HOOKSHOT_SYSTEM_DIR` (for tests and packagers) when it is an absolute
+/// path. The variable adds a folder and never replaces `/etc/hookshot`, so
+/// setting it cannot remove the system's policy.
+pub fn system_dirs() -> Vec<PathBuf> {
+    let mut dirs = vec![PathBuf::from("/etc/hookshot")];
+    if let Some(d) = std::env::var_os("HOOKSHOT_SYSTEM_DIR").map(PathBuf::from)
+        && d.is_absolute()
+        && !dirs.contains(&d)
+    {
+        dirs.push(d);
+    }
+    dirs
+}
+
+/// The settings files hookshot looks for: system ([`system_dirs`]), user
 /// (`$XDG_CONFIG_HOME/hookshot`), the agent-native user files when
 /// `agent_user_files` is set, extensions (user, then project:
 /// `.hookshot/extensions/<name>/`), and the project's own files in
 /// `project`. [`Registry::load`] orders them by precedence (builtin,
-/// system, user, project, extension, session, command line).
+/// system, user, project, extension, session, command line). A path that
+/// exists but is not a plain file is listed too, so that loading reports it.
 pub fn discover(
     project: &Path,
     home: Option<&Path>,
@@ -237,35 +426,46 @@ pub fn discover(
     agent_user_files: bool,
 ) -> Vec<Source> {
     let mut out = Vec::new();
-    let mut add = |path: PathBuf, kind: SourceKind| {
-        if path.is_file() {
-            out.push(Source { path, kind });
+    let mut add = |path: PathBuf, kind: SourceKind, scope: Option<&Path>| {
+        // symlink_metadata: a dangling symlink at a settings path is worth a
+        // report too.
+        if std::fs::symlink_metadata(&path).is_ok() {
+            out.push(Source {
+                path,
+                kind,
+                scope: scope.map(Path::to_path_buf),
+            });
         }
     };
-    for name in ["settings.json", "hooks.yaml"] {
-        add(Path::new("/etc/hookshot").join(name), SourceKind::System);
+    for dir in system_dirs() {
+        for name in ["settings.json", "hooks.yaml"] {
+            add(dir.join(name), SourceKind::System, None);
+        }
     }
+    // XDG: a relative XDG_CONFIG_HOME is invalid and is ignored.
     let config_home = config_home
+        .filter(|c| c.is_absolute())
         .map(Path::to_path_buf)
         .or_else(|| home.map(|h| h.join(".config")));
     if let Some(c) = &config_home {
         for name in ["settings.json", "hooks.yaml"] {
-            add(c.join("hookshot").join(name), SourceKind::User);
+            add(c.join("hookshot").join(name), SourceKind::User, None);
         }
     }
     if agent_user_files && let Some(h) = home {
-        add(h.join(".gemini/settings.json"), SourceKind::User);
-        add(h.join(".claude/settings.json"), SourceKind::User);
-        add(h.join(".jdata/agent/hooks.yaml"), SourceKind::User);
+        add(h.join(".gemini/settings.json"), SourceKind::User, None);
+        add(h.join(".claude/settings.json"), SourceKind::User, None);
+        add(h.join(".jdata/agent/hooks.yaml"), SourceKind::User, None);
     }
     // Extensions: the user's, then the project's (`extensions/<name>/`).
     if let Some(c) = &config_home {
-        for path in extensions(&c.join("hookshot").join("extensions")) {
-            add(path, SourceKind::Extension);
+        let scope = c.join("hookshot");
+        for path in extensions(&scope.join("extensions")) {
+            add(path, SourceKind::Extension, Some(&scope));
         }
     }
     for path in extensions(&project.join(".hookshot").join("extensions")) {
-        add(path, SourceKind::Extension);
+        add(path, SourceKind::Extension, Some(project));
     }
     for rel in [
         ".hookshot/settings.json",
@@ -275,7 +475,7 @@ pub fn discover(
         ".claude/settings.local.json",
         ".jcli/hooks.yaml",
     ] {
-        add(project.join(rel), SourceKind::Project);
+        add(project.join(rel), SourceKind::Project, Some(project));
     }
     out
 }

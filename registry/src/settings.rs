@@ -27,6 +27,8 @@ pub struct SettingsFile {
     pub enabled: Option<bool>,
     /// Names or commands listed in `hooksConfig.disabled`.
     pub disabled: Vec<String>,
+    /// `hooksConfig.onFailure`: what a hook or settings failure means.
+    pub on_failure: Option<FailPolicy>,
     /// The top-level `builtins` object, if any (interpreted by the facade).
     pub builtins: Option<Map<String, Value>>,
     /// Likely mistakes that do not stop loading.
@@ -104,6 +106,10 @@ const CLAUDE_ONLY_KEYS: &[&str] = &[
     "statusLine",
     "apiKeyHelper",
 ];
+
+/// The longest timeout a hook may have: one day. Longer ones are mistakes
+/// (and `1e300` would overflow a `Duration`).
+pub const MAX_TIMEOUT_SECS: u64 = 86_400;
 
 /// The built-in hooks a settings file may enable.
 pub const BUILTINS: &[&str] = &["audit_log", "dangerous_confirmation", "security_scan"];
@@ -317,6 +323,15 @@ impl Parser<'_> {
                 ),
                 None => {}
             }
+            match cfg.get("onFailure") {
+                Some(Value::String(p)) if p == "open" => self.out.on_failure = Some(FailPolicy::Open),
+                Some(Value::String(p)) if p == "closed" => self.out.on_failure = Some(FailPolicy::Closed),
+                Some(other) => self.error(
+                    &format!("{base}/onFailure"),
+                    format!("expected \"open\" or \"closed\", found {}", describe(other)),
+                ),
+                None => {}
+            }
             match cfg.get("disabled") {
                 Some(Value::Array(items)) => {
                     for (i, item) in items.iter().enumerate() {
@@ -476,6 +491,7 @@ impl Parser<'_> {
             "source",
             "prompt",
             "model",
+            "onFailure",
         ];
         self.unknown_keys(h, ptr, KEYS, "a hook");
         let action = match h.get("type") {
@@ -515,7 +531,10 @@ impl Parser<'_> {
         };
         let timeout = match h.get("timeout") {
             None => default,
-            Some(Value::Number(n)) if n.as_f64().is_some_and(|t| t > 0.0) => {
+            Some(Value::Number(n))
+                if n.as_f64()
+                    .is_some_and(|t| t > 0.0 && t * unit_ms / 1000.0 <= MAX_TIMEOUT_SECS as f64) =>
+            {
                 let t = n.as_f64().unwrap_or(0.0);
                 if dialect == Dialect::Gemini && t < 100.0 {
                     self.warn(
@@ -534,9 +553,13 @@ impl Parser<'_> {
                 } else {
                     "milliseconds"
                 };
+                let max = MAX_TIMEOUT_SECS as f64 * 1000.0 / unit_ms;
                 self.error(
                     &format!("{ptr}/timeout"),
-                    format!("expected a positive number of {unit}, found {}", describe(other)),
+                    format!(
+                        "expected a positive number of {unit} up to {max}, found {}",
+                        describe(other)
+                    ),
                 );
                 default
             }
@@ -631,15 +654,26 @@ impl Parser<'_> {
         }
     }
 
+    /// A hook's own failure policy: gemini/hookshot `fail`, jcli
+    /// `on_error` (`skip`/`abort`), Claude Code `onFailure`
+    /// (`continue`/`block`).
     fn fail_policy(&mut self, h: &Map<String, Value>, ptr: &str) -> FailPolicy {
-        match h.get("fail").or_else(|| h.get("on_error")).and_then(Value::as_str) {
-            None | Some("open") | Some("skip") => FailPolicy::Open,
-            Some("closed") | Some("abort") => FailPolicy::Closed,
-            Some(other) => {
-                let key = if h.contains_key("fail") { "fail" } else { "on_error" };
+        let Some((key, value)) = ["fail", "on_error", "onFailure"]
+            .iter()
+            .find_map(|k| h.get(*k).map(|v| (*k, v)))
+        else {
+            return FailPolicy::Open;
+        };
+        match value.as_str() {
+            Some("open" | "skip" | "continue") => FailPolicy::Open,
+            Some("closed" | "abort" | "block") => FailPolicy::Closed,
+            _ => {
                 self.error(
                     &format!("{ptr}/{key}"),
-                    format!("unknown failure policy \"{other}\"; use \"open\"/\"skip\" or \"closed\"/\"abort\""),
+                    format!(
+                        "expected a failure policy (\"open\"/\"skip\"/\"continue\" or \"closed\"/\"abort\"/\"block\"), found {}",
+                        describe(value)
+                    ),
                 );
                 FailPolicy::Open
             }
@@ -678,10 +712,16 @@ impl Parser<'_> {
                     for (key, value) in timeouts.iter_mut() {
                         match d.get(*key) {
                             None => {}
-                            Some(v) if v.as_u64().is_some_and(|n| n > 0) => *value = v.as_u64().unwrap_or(*value),
+                            Some(v) if v.as_u64().is_some_and(|n| n > 0 && n <= MAX_TIMEOUT_SECS * 1000) => {
+                                *value = v.as_u64().unwrap_or(*value)
+                            }
                             Some(v) => self.error(
                                 &format!("/hooks/defaults/{key}"),
-                                format!("expected a positive number of milliseconds, found {}", describe(v)),
+                                format!(
+                                    "expected a positive number of milliseconds up to {}, found {}",
+                                    MAX_TIMEOUT_SECS * 1000,
+                                    describe(v)
+                                ),
                             ),
                         }
                     }
@@ -948,13 +988,16 @@ impl Parser<'_> {
         };
         let timeout = match h.get("timeout") {
             None => Duration::from_secs_f64(default_secs),
-            Some(Value::Number(n)) if n.as_f64().is_some_and(|t| t > 0.0) => {
+            Some(Value::Number(n)) if n.as_f64().is_some_and(|t| t > 0.0 && t <= MAX_TIMEOUT_SECS as f64) => {
                 Duration::from_secs_f64(n.as_f64().unwrap_or(default_secs))
             }
             Some(other) => {
                 self.error(
                     &format!("{ptr}/timeout"),
-                    format!("expected a positive number of seconds, found {}", describe(other)),
+                    format!(
+                        "expected a positive number of seconds up to {MAX_TIMEOUT_SECS}, found {}",
+                        describe(other)
+                    ),
                 );
                 Duration::from_secs(10)
             }

@@ -84,10 +84,7 @@ fn all_errors_of_a_file_are_reported() {
 fn later_sources_override_enabled() {
     let a = parse_str("a.json", r#"{"hooksConfig": {"enabled": true}, "hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "a"}]}]}}"#).unwrap();
     let b = parse_str("b.json", r#"{"hooksConfig": {"enabled": false}}"#).unwrap();
-    let src = |p: &str| Source {
-        path: p.into(),
-        kind: SourceKind::Cli,
-    };
+    let src = |p: &str| Source::new(p, SourceKind::Cli);
     let reg = Registry::from_files(vec![(src("a.json"), a.clone(), true), (src("b.json"), b, true)]);
     assert!(reg.hooks().is_empty());
     assert_eq!(reg.skipped()[0].1, Skipped::Disabled);
@@ -103,14 +100,7 @@ fn disabled_list_removes_by_name_or_command() {
             {"type": "command", "command": "x"}, {"type": "command", "command": "y", "name": "named"}]}]}}"#,
     )
     .unwrap();
-    let reg = Registry::from_files(vec![(
-        Source {
-            path: "a.json".into(),
-            kind: SourceKind::Cli,
-        },
-        f,
-        true,
-    )]);
+    let reg = Registry::from_files(vec![(Source::new("a.json", SourceKind::Cli), f, true)]);
     assert_eq!(reg.hooks().len(), 1);
     assert_eq!(reg.hooks()[0].label(), "named");
 }
@@ -235,6 +225,14 @@ fn bad_claude_files() {
             h("{\"hooks\": [{\"type\": \"command\", \"command\": \"x\", \"timeout\": \"30\"}]}"),
         ),
         (
+            "timeout too large to be a duration",
+            h("{\"hooks\": [{\"type\": \"command\", \"command\": \"x\", \"timeout\": 1e300}]}"),
+        ),
+        (
+            "unknown onFailure",
+            h("{\"hooks\": [{\"type\": \"command\", \"command\": \"x\", \"onFailure\": \"explode\"}]}"),
+        ),
+        (
             "unknown failure policy",
             h("{\"hooks\": [{\"type\": \"command\", \"command\": \"x\", \"fail\": \"maybe\"}]}"),
         ),
@@ -263,6 +261,11 @@ fn bad_jcli_files() {
         ("event value not a list", "stop: x\n"),
         ("hook not a mapping", "stop:\n  - x\n"),
         ("missing command", "stop:\n  - timeout: 5\n"),
+        ("timeout too large", "stop:\n  - command: x\n    timeout: 1e300\n"),
+        (
+            "alias bomb",
+            "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n",
+        ),
         ("command not a string", "stop:\n  - command: [a, b]\n"),
         ("unknown type", "stop:\n  - type: python\n    command: x\n"),
         (
@@ -361,7 +364,7 @@ mod properties {
             let a = parse_str("s.json", &text).unwrap();
             let b = parse_str("s.json", &text).unwrap();
             prop_assert_eq!(&a.hooks, &b.hooks);
-            let src = Source { path: "s.json".into(), kind: SourceKind::Cli };
+            let src = Source::new("s.json", SourceKind::Cli);
             let ra = Registry::from_files(vec![(src.clone(), a, true)]);
             let rb = Registry::from_files(vec![(src, b, true)]);
             prop_assert_eq!(ra.hooks(), rb.hooks());

@@ -1,59 +1,430 @@
 //! The trust store: which project and extension settings the user has
-//! approved, by SHA-256 of the file's content. Changing a trusted file makes
-//! it untrusted again, so a pulled commit cannot slip a new hook in.
+//! approved, for which project, with what content.
+//!
+//! An approval is bound to three things: the folder it was given for (the
+//! project root, or the user's config folder for user extensions), the
+//! settings file's path inside that folder, and the SHA-256 of the file's
+//! bytes together with the SHA-256 of every file inside the folder that its
+//! hooks' command lines name (`.hooks/check.sh`,
+//! `$CLAUDE_PROJECT_DIR/.hooks/guard.py`). So:
+//! - editing the settings or one of those scripts makes the file untrusted
+//!   again, so a pulled commit cannot slip a new hook in;
+//! - a file trusted in project A and reached from project B (a symlink, a
+//!   copy) is untrusted in B, whose own scripts it would run.
+//!
+//! Checking trust never parses the settings file: an untrusted file is only
+//! hashed. The store is JSON, written atomically (temporary file, then
+//! rename) under an exclusive lock, mode 0600; a store that cannot be read
+//! is an error, never an empty store.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::path::{Component, Path, PathBuf};
 
-use sha2::{Digest, Sha256};
+use hookshot_core::{HookAction, HookDef};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
-/// Approved settings files and the digest of what was approved.
+use crate::read::{ReadError, read_capped, sha256_hex};
+
+/// The largest script hashed for trust, and the largest store read.
+const MAX_COVERED_BYTES: u64 = 64 << 20;
+/// At most this many scripts are bound to one settings file.
+const MAX_COVERED_FILES: usize = 256;
+
+/// One approval.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TrustEntry {
+    /// The folder the approval holds in (canonical).
+    pub project: String,
+    /// The settings file, relative to `project`.
+    pub file: String,
+    /// SHA-256 of the settings file's bytes.
+    pub sha256: String,
+    /// Scripts its hooks name, relative to `project`, with their SHA-256.
+    #[serde(default)]
+    pub covers: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct StoreFile {
+    version: u32,
+    trusted: Vec<TrustEntry>,
+}
+
+const VERSION: u32 = 2;
+
+/// Why the trust store could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum TrustError {
+    /// Unreadable (permissions, not a regular file, too large).
+    #[error("{}: cannot read the trust store: {source}", path.display())]
+    Read {
+        /// The store.
+        path: PathBuf,
+        /// Why.
+        source: ReadError,
+    },
+    /// Not a store this hookshot wrote.
+    #[error(
+        "{}: the trust store is corrupt ({reason}); nothing it approved is trusted. Move it away and run `hookshot trust` again",
+        path.display()
+    )]
+    Corrupt {
+        /// The store.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Could not be written.
+    #[error("{}: cannot write the trust store: {source}", path.display())]
+    Write {
+        /// The store.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+}
+
+type Key = (String, String);
+
+#[derive(Debug, Clone)]
+enum Change {
+    Put(TrustEntry),
+    Remove(Key),
+}
+
+/// Approved settings files.
 #[derive(Debug, Clone, Default)]
 pub struct TrustStore {
     path: PathBuf,
-    entries: BTreeMap<String, String>,
+    entries: BTreeMap<Key, TrustEntry>,
+    changes: Vec<Change>,
 }
 
-fn digest(text: &str) -> String {
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
+fn key_of(e: &TrustEntry) -> Key {
+    (e.project.clone(), e.file.clone())
+}
+
+fn read_store(path: &Path) -> Result<BTreeMap<Key, TrustEntry>, TrustError> {
+    let bytes = match read_capped(path, MAX_COVERED_BYTES) {
+        Ok(b) => b,
+        Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
+        Err(source) => {
+            return Err(TrustError::Read {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
+    };
+    let corrupt = |reason: String| TrustError::Corrupt {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let value: Value = serde_json::from_slice(&bytes).map_err(|e| corrupt(format!("invalid JSON: {e}")))?;
+    // hookshot 0.1 kept `{path: digest}`, bound to no project: such
+    // approvals are not carried over (they are what the symlink bypass
+    // used), and saying so beats reading them as nothing.
+    if value.as_object().is_some_and(|m| m.values().all(Value::is_string)) && value.get("version").is_none() {
+        return Err(corrupt(
+            "it was written by an older hookshot whose approvals were not bound to a project".into(),
+        ));
+    }
+    let file: StoreFile = serde_json::from_value(value).map_err(|e| corrupt(e.to_string()))?;
+    if file.version != VERSION {
+        return Err(corrupt(format!("unknown version {}", file.version)));
+    }
+    Ok(file.trusted.into_iter().map(|e| (key_of(&e), e)).collect())
+}
+
+/// `path` relative to `base`, if it lies inside it (lexically).
+fn inside(base: &Path, path: &Path) -> Option<PathBuf> {
+    let rel = path.strip_prefix(base).ok()?;
+    if rel.components().any(|c| !matches!(c, Component::Normal(_))) {
+        return None;
+    }
+    Some(rel.to_path_buf())
+}
+
+/// `.` and `..` resolved without touching the file system.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The words of a command line that may name a file: split at blanks and
+/// shell operators, quotes removed, the project variables expanded.
+fn path_words(command: &str, project: &Path) -> Vec<String> {
+    let project = project.display().to_string();
+    let mut text = command.to_string();
+    for var in ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "GEMINI_CWD", "JCLI_CWD"] {
+        text = text.replace(&format!("${{{var}}}"), &project);
+        text = text.replace(&format!("${var}"), &project);
+    }
+    text.split(|c: char| c.is_whitespace() || ";|&()<>`".contains(c))
+        .map(|w| w.replace(['"', '\''], ""))
+        .filter(|w| !w.is_empty() && !w.starts_with('-'))
         .collect()
 }
 
-fn key(file: &Path) -> String {
-    std::fs::canonicalize(file)
-        .unwrap_or_else(|_| file.to_path_buf())
-        .display()
-        .to_string()
+/// The files inside `scope` that `hooks` name on their command lines (or as
+/// a persistent process's program and arguments), with their SHA-256: what
+/// an approval covers besides the settings file. Relative words are resolved
+/// against `project`, where hooks run.
+pub fn covered_files(scope: &Path, project: &Path, hooks: &[HookDef]) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for h in hooks {
+        let words = match &h.action {
+            HookAction::Command { command } => path_words(command, project),
+            HookAction::Persistent { process, .. } => {
+                process.argv.iter().flat_map(|a| path_words(a, project)).collect()
+            }
+            HookAction::InProcess { .. } | HookAction::Llm { .. } => Vec::new(),
+        };
+        for w in words {
+            if out.len() >= MAX_COVERED_FILES {
+                return out;
+            }
+            let path = normalize(&project.join(&w));
+            let Some(rel) = inside(scope, &path) else { continue };
+            if !path.is_file() {
+                continue;
+            }
+            if let Ok(bytes) = read_capped(&path, MAX_COVERED_BYTES) {
+                out.insert(rel.display().to_string(), sha256_hex(&bytes));
+            }
+        }
+    }
+    out
 }
 
 impl TrustStore {
-    /// Opens the store at `path` (a missing or unreadable store trusts nothing).
-    pub fn open(path: PathBuf) -> TrustStore {
-        let entries = std::fs::read_to_string(&path)
-            .ok()
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .unwrap_or_default();
-        TrustStore { path, entries }
+    /// Opens the store at `path`; a missing store trusts nothing, an
+    /// unreadable or corrupt one is an error.
+    pub fn open(path: PathBuf) -> Result<TrustStore, TrustError> {
+        let entries = read_store(&path)?;
+        Ok(TrustStore {
+            path,
+            entries,
+            changes: Vec::new(),
+        })
     }
 
-    /// Whether `file` with this exact content was trusted.
-    pub fn is_trusted(&self, file: &Path, text: &str) -> bool {
-        self.entries.get(&key(file)).is_some_and(|d| *d == digest(text))
-    }
-
-    /// Trusts `file` as it is now.
-    pub fn trust(&mut self, file: &Path, text: &str) {
-        self.entries.insert(key(file), digest(text));
-    }
-
-    /// Writes the store back.
-    pub fn save(&self) -> std::io::Result<()> {
-        if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir)?;
+    /// An empty store that would be written at `path`.
+    pub fn empty(path: PathBuf) -> TrustStore {
+        TrustStore {
+            path,
+            ..TrustStore::default()
         }
-        let text = serde_json::to_string_pretty(&self.entries).map_err(std::io::Error::other)?;
-        std::fs::write(&self.path, text + "\n")
+    }
+
+    /// Where the store lives.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Why `file` (relative to `scope`) with these bytes is not trusted, or
+    /// `Ok` when it is.
+    pub fn check(&self, scope: &Path, file: &Path, bytes: &[u8]) -> Result<(), String> {
+        let key = (scope.display().to_string(), file.display().to_string());
+        let Some(e) = self.entries.get(&key) else {
+            return Err("was never trusted for this project".into());
+        };
+        if e.sha256 != sha256_hex(bytes) {
+            return Err("changed since it was trusted".into());
+        }
+        for (rel, digest) in &e.covers {
+            match read_capped(&scope.join(rel), MAX_COVERED_BYTES) {
+                Ok(b) if sha256_hex(&b) == *digest => {}
+                Ok(_) => return Err(format!("runs {rel}, which changed since it was trusted")),
+                Err(err) => return Err(format!("runs {rel}, which cannot be read ({err})")),
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `file` (relative to `scope`) with these bytes is trusted.
+    pub fn is_trusted(&self, scope: &Path, file: &Path, bytes: &[u8]) -> bool {
+        self.check(scope, file, bytes).is_ok()
+    }
+
+    /// Trusts `file` (relative to `scope`) as it is now, with the scripts
+    /// its hooks name ([`covered_files`]).
+    pub fn trust(&mut self, scope: &Path, file: &Path, bytes: &[u8], covers: BTreeMap<String, String>) {
+        let e = TrustEntry {
+            project: scope.display().to_string(),
+            file: file.display().to_string(),
+            sha256: sha256_hex(bytes),
+            covers,
+        };
+        self.entries.insert(key_of(&e), e.clone());
+        self.changes.push(Change::Put(e));
+    }
+
+    /// Withdraws every approval given for `scope`; returns how many.
+    pub fn revoke(&mut self, scope: &Path) -> usize {
+        let scope = scope.display().to_string();
+        let keys: Vec<Key> = self.entries.keys().filter(|(p, _)| *p == scope).cloned().collect();
+        for k in &keys {
+            self.entries.remove(k);
+            self.changes.push(Change::Remove(k.clone()));
+        }
+        keys.len()
+    }
+
+    /// Every approval, by project then file.
+    pub fn entries(&self) -> impl Iterator<Item = &TrustEntry> {
+        self.entries.values()
+    }
+
+    /// Writes this store's changes: under an exclusive lock, onto what is on
+    /// disk now (so concurrent `hookshot trust` runs all land), into a
+    /// temporary file that replaces the store in one rename.
+    pub fn save(&mut self) -> Result<(), TrustError> {
+        let write_err = |source: std::io::Error| TrustError::Write {
+            path: self.path.clone(),
+            source,
+        };
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(write_err)?;
+        let mut lock_path = self.path.clone().into_os_string();
+        lock_path.push(".lock");
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .mode(0o600)
+            .open(&lock_path)
+            .map_err(write_err)?;
+        let _lock = nix::fcntl::Flock::lock(lock, nix::fcntl::FlockArg::LockExclusive)
+            .map_err(|(_, e)| write_err(std::io::Error::from(e)))?;
+        let mut entries = read_store(&self.path)?;
+        for c in self.changes.drain(..) {
+            match c {
+                Change::Put(e) => {
+                    entries.insert(key_of(&e), e);
+                }
+                Change::Remove(k) => {
+                    entries.remove(&k);
+                }
+            }
+        }
+        let file = StoreFile {
+            version: VERSION,
+            trusted: entries.values().cloned().collect(),
+        };
+        let text = serde_json::to_string_pretty(&file).map_err(|e| write_err(std::io::Error::other(e)))?;
+        let mut tmp_path = self.path.clone().into_os_string();
+        tmp_path.push(format!(".tmp.{}", std::process::id()));
+        let tmp_path = PathBuf::from(tmp_path);
+        let write = || -> std::io::Result<()> {
+            let mut tmp = std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(true)
+                .write(true)
+                .mode(0o600)
+                .open(&tmp_path)?;
+            tmp.write_all(text.as_bytes())?;
+            tmp.write_all(b"\n")?;
+            tmp.sync_all()?;
+            std::fs::rename(&tmp_path, &self.path)
+        };
+        if let Err(e) = write() {
+            let _ = std::fs::remove_file(&tmp_path);
+            return Err(write_err(e));
+        }
+        self.entries = entries;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn approval_is_bound_to_project_and_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = TrustStore::empty(dir.path().join("trusted.json"));
+        let a = Path::new("/p/a");
+        let f = Path::new(".claude/settings.json");
+        s.trust(a, f, b"{}", BTreeMap::new());
+        assert!(s.is_trusted(a, f, b"{}"));
+        assert!(!s.is_trusted(a, f, b"{ }"));
+        assert!(!s.is_trusted(Path::new("/p/b"), f, b"{}"));
+        s.save().unwrap();
+        let reopened = TrustStore::open(s.path().to_path_buf()).unwrap();
+        assert!(reopened.is_trusted(a, f, b"{}"));
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(s.path()).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+
+    #[test]
+    fn corrupt_and_legacy_stores_are_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("trusted.json");
+        std::fs::write(&p, "{\"a\": ").unwrap();
+        assert!(matches!(TrustStore::open(p.clone()), Err(TrustError::Corrupt { .. })));
+        std::fs::write(&p, "{\"/p/.gemini/settings.json\": \"abc\"}").unwrap();
+        let e = TrustStore::open(p.clone()).unwrap_err();
+        assert!(e.to_string().contains("older hookshot"), "{e}");
+        // A save never replaces a store it cannot read.
+        let mut s = TrustStore::empty(p.clone());
+        s.trust(Path::new("/p"), Path::new("x"), b"", BTreeMap::new());
+        assert!(s.save().is_err());
+        assert!(std::fs::read_to_string(&p).unwrap().contains("abc"));
+    }
+
+    #[test]
+    fn covered_scripts_are_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path();
+        std::fs::create_dir(p.join(".hooks")).unwrap();
+        std::fs::write(p.join(".hooks/check.sh"), "exit 2").unwrap();
+        let hook = |command: &str| HookDef {
+            identity: String::new(),
+            name: None,
+            event: hookshot_core::EventKind::BeforeTool,
+            dialect: hookshot_core::Dialect::Claude,
+            matcher: hookshot_core::MatcherSpec::Any,
+            model_prefix: None,
+            action: HookAction::Command {
+                command: command.into(),
+            },
+            timeout: std::time::Duration::from_secs(1),
+            sequential: false,
+            fail: hookshot_core::FailPolicy::Open,
+            retry: 0,
+            source: hookshot_core::SourceKind::Project,
+            provenance: hookshot_core::Provenance::default(),
+        };
+        let hooks = [
+            hook("bash .hooks/check.sh"),
+            hook("python3 \"$CLAUDE_PROJECT_DIR\"/.hooks/check.sh && cat /etc/passwd ../outside"),
+        ];
+        let covers = covered_files(p, p, &hooks);
+        assert_eq!(covers.keys().collect::<Vec<_>>(), [".hooks/check.sh"]);
+        let mut s = TrustStore::empty(p.join("store.json"));
+        let f = Path::new(".claude/settings.json");
+        s.trust(p, f, b"{}", covers);
+        assert!(s.is_trusted(p, f, b"{}"));
+        std::fs::write(p.join(".hooks/check.sh"), "exit 0").unwrap();
+        let why = s.check(p, f, b"{}").unwrap_err();
+        assert!(why.contains(".hooks/check.sh"), "{why}");
     }
 }

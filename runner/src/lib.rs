@@ -349,7 +349,7 @@ impl Runner {
                 .request(process, &env.cwd, &method, params, hook.timeout)
                 .await
             {
-                Ok(Value::Object(m)) => Ok(HookOutput::from_json(&m)),
+                Ok(Value::Object(m)) => HookOutput::from_json_checked(&m),
                 Ok(Value::Null) => Ok(HookOutput::default()),
                 Ok(other) => Err(format!("answered {method} with a non-object result: {other}")),
                 Err(e) => Err(e),
@@ -374,7 +374,7 @@ impl Runner {
             let result = match &self.model {
                 None => Err("has no model client to ask (configure one, e.g. --hook-model FIXTURE)".to_string()),
                 Some(client) => match tokio::time::timeout(hook.timeout, client.complete(&prompt, model)).await {
-                    Ok(Ok(text)) => llm::extract_json(&text).map(|m| HookOutput::from_json(&m)),
+                    Ok(Ok(text)) => llm::extract_json(&text).and_then(|m| HookOutput::from_json_checked(&m)),
                     Ok(Err(e)) => Err(format!("model call failed: {e}")),
                     Err(_) => Err(format!("model did not answer within {}s", hook.timeout.as_secs_f64())),
                 },

@@ -33,6 +33,8 @@ pub struct Builtins {
     pub in_process: Vec<(String, Arc<dyn Hook>)>,
     /// The audit log, if enabled.
     pub audit: Option<audit::AuditLog>,
+    /// Built-ins that could not start, each naming itself and why.
+    pub problems: Vec<String>,
 }
 
 fn def(name: &str, event: EventKind) -> HookDef {
@@ -57,8 +59,9 @@ fn def(name: &str, event: EventKind) -> HookDef {
 }
 
 /// Builds what `config` (the merged `builtins` objects) enables. The
-/// registry has validated names and modes.
-pub fn from_settings(config: &Map<String, Value>, workdir: &Path) -> std::io::Result<Builtins> {
+/// registry has validated names and modes. A built-in that cannot start is
+/// reported in [`Builtins::problems`]; the others start as usual.
+pub fn from_settings(config: &Map<String, Value>, workdir: &Path) -> Builtins {
     let mut b = Builtins::default();
     for (name, options) in config {
         let opts = match options {
@@ -112,10 +115,14 @@ pub fn from_settings(config: &Map<String, Value>, workdir: &Path) -> std::io::Re
                     max_bytes: opts.get("max_bytes").and_then(Value::as_u64).unwrap_or(10 << 20),
                     keep: opts.get("keep").and_then(Value::as_u64).unwrap_or(3) as usize,
                 };
-                b.audit = Some(audit::AuditLog::start(cfg)?);
+                let shown = cfg.path.display().to_string();
+                match audit::AuditLog::start(cfg) {
+                    Ok(log) => b.audit = Some(log),
+                    Err(e) => b.problems.push(format!("built-in audit_log cannot write {shown}: {e}")),
+                }
             }
             _ => {}
         }
     }
-    Ok(b)
+    b
 }

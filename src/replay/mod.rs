@@ -268,7 +268,9 @@ impl Loop<'_> {
             "hooks": hooks,
             "output": outcome.render(hookshot_core::Dialect::Gemini),
         }))?;
-        for w in &outcome.warnings {
+        // Sources that could not be used were shown once, at the start.
+        let load_warnings = self.hooks.load_warnings();
+        for w in outcome.warnings.iter().filter(|w| !load_warnings.contains(w)) {
             self.say(&format!("warning: {w}"))?;
         }
         if let Some(m) = &outcome.output.system_message

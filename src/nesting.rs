@@ -1,0 +1,133 @@
+//! hookshot started by one of its own hooks.
+//!
+//! Multiplexer mode makes this normal: a trusted project whose settings
+//! register `hookshot fire PreToolUse` runs hookshot inside hookshot. Two
+//! things must hold, and neither may rest on anything a hook's subprocess or
+//! a settings file's `env` can forge, since such a process inherits and can
+//! set any variable:
+//!
+//! - **Depth** is the number of ancestor processes running this same
+//!   executable, read from `/proc`, not from a variable. Past
+//!   [`MAX_DEPTH`] an event is blocked with a reason (fail closed): a forged
+//!   depth cannot exist, and a real runaway recursion stops.
+//! - **Skipping** is limited to the exact hooks the parent hookshot is
+//!   running right now. The parent passes their fingerprints in
+//!   [`PARENT_VAR`] together with its pid, and a child honours the list only
+//!   when that pid really is one of its hookshot ancestors. A forged or
+//!   inherited list from anywhere else is ignored; a true one can only skip
+//!   hooks whose answer the parent is already collecting.
+
+use std::collections::HashSet;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::PathBuf;
+
+use hookshot_core::{EventKind, HookDef};
+
+/// `<pid>:<fingerprint>,<fingerprint>...` of the hooks a hookshot is
+/// running, set in each hook's environment.
+pub const PARENT_VAR: &str = "HOOKSHOT_PARENT";
+/// How many hookshot processes may be nested (counting ancestors).
+pub const MAX_DEPTH: u32 = 4;
+
+/// What this process knows about the hookshots above it.
+#[derive(Debug, Clone, Default)]
+pub struct Nesting {
+    /// How many ancestors run this executable.
+    pub depth: u32,
+    /// Fingerprints of the hooks the parent hookshot is running.
+    pub parent_hooks: HashSet<u64>,
+}
+
+impl Nesting {
+    /// Reads the process tree (and [`PARENT_VAR`], when its pid checks out).
+    pub fn detect() -> Nesting {
+        let ancestors = hookshot_ancestors();
+        let parent_hooks = std::env::var(PARENT_VAR)
+            .ok()
+            .and_then(|v| {
+                let (pid, list) = v.split_once(':')?;
+                let pid: u32 = pid.parse().ok()?;
+                ancestors.contains(&pid).then(|| {
+                    list.split(',')
+                        .filter_map(|h| u64::from_str_radix(h, 16).ok())
+                        .collect()
+                })
+            })
+            .unwrap_or_default();
+        Nesting {
+            depth: ancestors.len() as u32,
+            parent_hooks,
+        }
+    }
+}
+
+/// A hook's fingerprint: the same definition at the same place of the same
+/// file, for the same event.
+pub fn fingerprint(event: EventKind, hook: &HookDef) -> u64 {
+    let mut h = DefaultHasher::new();
+    event.canonical_name().hash(&mut h);
+    hook.identity.hash(&mut h);
+    hook.action.hash(&mut h);
+    hook.provenance.pointer.hash(&mut h);
+    let file = hook
+        .provenance
+        .file
+        .as_ref()
+        .map(|f| std::fs::canonicalize(f).unwrap_or_else(|_| f.clone()));
+    file.hash(&mut h);
+    h.finish()
+}
+
+/// The value of [`PARENT_VAR`] for the hooks of one plan.
+pub fn parent_value(fingerprints: &[u64]) -> String {
+    let list: Vec<String> = fingerprints.iter().map(|f| format!("{f:x}")).collect();
+    format!("{}:{}", std::process::id(), list.join(","))
+}
+
+fn exe_of(pid: &str) -> Option<PathBuf> {
+    std::fs::read_link(format!("/proc/{pid}/exe")).ok()
+}
+
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `pid (comm) state ppid ...`; comm may hold spaces and parentheses.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The pids of the ancestors that run this same executable, nearest first.
+fn hookshot_ancestors() -> Vec<u32> {
+    let Some(me) = exe_of("self") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut pid = std::os::unix::process::parent_id();
+    for _ in 0..64 {
+        if pid <= 1 {
+            break;
+        }
+        if exe_of(&pid.to_string()).as_ref() == Some(&me) {
+            out.push(pid);
+        }
+        match parent_of(pid) {
+            Some(p) => pid = p,
+            None => break,
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forged_parent_lists_are_ignored() {
+        // The test binary's parent is cargo, not this executable: whatever
+        // the variable says, nothing is skipped and the depth is 0.
+        let n = Nesting::detect();
+        assert_eq!(n.depth, 0);
+        assert!(n.parent_hooks.is_empty());
+        assert_eq!(parent_of(std::process::id()), Some(std::os::unix::process::parent_id()));
+    }
+}
