@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use hookshot_core::*;
 use proptest::prelude::*;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// Keys that reach deep into both parsers.
 const KEYS: &[&str] = &[
@@ -168,4 +168,96 @@ fn yaml_that_mirrors_the_fuzzed_json_also_parses() {
     let text = r#"{"pre_tool_execution": [{"command": "x", "filter": {"tool_name": "Bash"}}]}"#;
     let f = hookshot_registry::parse(Path::new("hooks.yaml"), text, SourceKind::Cli).unwrap();
     assert_eq!(f.hooks.len(), 1);
+}
+
+/// Values meant to break a field: extremes of every JSON type, and the
+/// values a field of another type would hold.
+fn hostile() -> impl Strategy<Value = Value> {
+    let special = prop::sample::select(vec![
+        json!(1e300),
+        json!(-1e300),
+        json!(1e-300),
+        json!(0),
+        json!(-1),
+        json!(0.5),
+        json!(u64::MAX),
+        json!(i64::MIN),
+        json!(86_400_001),
+        json!(""),
+        json!(" "),
+        json!("5s"),
+        json!("closed"),
+        json!("block"),
+        json!("(unclosed"),
+        json!("Bash(git push:*)"),
+        json!("*"),
+        json!(true),
+        json!(null),
+        json!([]),
+        json!(["deny"]),
+        json!({}),
+        json!({"x": 1}),
+    ]);
+    prop_oneof![
+        3 => special,
+        1 => any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
+        1 => any::<i64>().prop_map(Value::from),
+        1 => ".{0,8}".prop_map(Value::String),
+    ]
+}
+
+/// A settings file of `dialect` whose every field (numbers and strings
+/// alike) holds a [`hostile`] value, so each field's validation is reached:
+/// random JSON almost never builds the nesting a `timeout` sits in.
+fn shaped_settings(dialect: usize, v: Vec<Value>) -> Value {
+    let mut v = v.into_iter();
+    let mut n = || v.next().unwrap_or(Value::Null);
+    match dialect {
+        0 => json!({"hooksConfig": {"enabled": n(), "disabled": n(), "onFailure": n()},
+            "builtins": {"audit_log": {"path": n(), "max_bytes": n(), "keep": n(), "enabled": n()},
+                "dangerous_confirmation": {"mode": n(), "patterns": n()}, "security_scan": {"mode": n()}},
+            "hooks": {"BeforeTool": [{"matcher": n(), "sequential": n(), "hooks": [
+                {"type": "command", "command": n(), "name": n(), "timeout": n(), "fail": n(),
+                 "retry": n(), "enabled": n(), "description": n()}]}]}}),
+        1 => json!({"disableAllHooks": n(), "hooks": {"PreToolUse": [{"matcher": n(), "hooks": [
+                {"type": "command", "command": n(), "timeout": n(), "onFailure": n(), "statusMessage": n()},
+                {"type": "prompt", "prompt": n(), "model": n(), "timeout": n()}]}],
+            "SessionStart": [{"matcher": n(), "hooks": [{"type": n(), "command": n(), "timeout": n()}]}]}}),
+        2 => json!({"hooks": {"enabled": n(), "defaults": {"observer_timeout_ms": n(),
+                "interceptor_timeout_ms": n(), "approval_timeout_ms": n()},
+            "processes": {"p": {"enabled": n(), "priority": n(), "transport": n(), "command": n(),
+                "dir": n(), "env": n(), "observe": n(), "intercept": n()}}}}),
+        _ => json!({"pre_tool_execution": [{"type": n(), "command": n(), "prompt": n(), "model": n(),
+                "timeout": n(), "on_error": n(), "retry": n(), "name": n(), "enabled": n(),
+                "filter": {"tool_name": n(), "tool_matcher": n(), "model_prefix": n()}}]}),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_field_of_every_dialect_is_validated(
+        dialect in 0usize..4,
+        values in prop::collection::vec(hostile(), 32),
+        yaml in any::<bool>(),
+    ) {
+        let text = serde_json::to_string_pretty(&shaped_settings(dialect, values)).unwrap();
+        // JSON is YAML: the jcli front end reads the same text.
+        let name = if yaml { "hooks.yaml" } else { "settings.json" };
+        match hookshot_registry::parse(Path::new(name), &text, SourceKind::Cli) {
+            Ok(f) => {
+                for h in &f.hooks {
+                    prop_assert!(!h.timeout.is_zero(), "{text}");
+                    prop_assert!(h.timeout.as_secs() <= hookshot_registry::MAX_TIMEOUT_SECS, "{text}");
+                }
+            }
+            Err(e) => {
+                for d in e.diagnostics() {
+                    prop_assert!(d.at.line >= 1, "{d}");
+                    prop_assert!(d.to_string().starts_with(name), "{d}");
+                }
+            }
+        }
+    }
 }

@@ -30,7 +30,7 @@ pub use error::{Diagnostic, Error};
 pub use position::Positions;
 pub use read::{MAX_SETTINGS_BYTES, ReadError, read_capped, read_settings, sha256_hex};
 pub use schema::schema;
-pub use settings::{BUILTINS, SettingsFile, compile_matcher, parse};
+pub use settings::{BUILTINS, MAX_TIMEOUT_SECS, SettingsFile, compile_matcher, parse};
 pub use trust::{TrustEntry, TrustError, TrustStore, covered_files};
 
 /// One settings file to read, and the kind of source it is.
