@@ -190,7 +190,20 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let result = runtime.block_on(run(cli.command));
+    let result = runtime.block_on(async {
+        let run = run(cli.command);
+        tokio::pin!(run);
+        tokio::select! {
+            r = &mut run => r,
+            sig = stop_signal() => {
+                // The agent gave up on us (its own timeout, Ctrl-C, a closed
+                // terminal): every hook and persistent process we started
+                // goes with us (TERM, grace, KILL), none is left orphaned.
+                hookshot_runner::terminate_all(std::time::Duration::from_millis(500));
+                Ok(128 + sig as u8)
+            }
+        }
+    });
     // A read of stdin may still be parked on a blocking thread (serve after
     // shutdown); do not wait for it.
     runtime.shutdown_background();
@@ -204,6 +217,33 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Waits for SIGTERM, SIGINT or SIGHUP; returns its number. If a handler
+/// cannot be installed, waits forever (the default disposition stays).
+async fn stop_signal() -> i32 {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut streams = Vec::new();
+    for (kind, no) in [
+        (SignalKind::terminate(), 15),
+        (SignalKind::interrupt(), 2),
+        (SignalKind::hangup(), 1),
+    ] {
+        if let Ok(s) = signal(kind) {
+            streams.push((s, no));
+        }
+    }
+    if streams.is_empty() {
+        return std::future::pending().await;
+    }
+    let waits = streams.iter_mut().map(|(s, no)| {
+        let no = *no;
+        Box::pin(async move {
+            s.recv().await;
+            no
+        })
+    });
+    futures::future::select_all(waits).await.0
 }
 
 fn init_logging(format: LogFormat) {

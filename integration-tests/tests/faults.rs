@@ -187,9 +187,10 @@ async fn signals_missing_commands_and_unrunnable_scripts_warn_by_name() {
     std::fs::create_dir(p.path().join("a-directory")).unwrap();
     let cases = [
         ("kill -9 $$", "killed by signal 9"),
-        ("no-such-command-hookshot", "could not start"),
+        // Direct exec answers exactly as bash would: 127 and 126.
+        ("no-such-command-hookshot", "exited with code 127"),
         ("no-such-command-hookshot 'quoted'", "exited with code 127"),
-        ("./a-directory", "could not start"),
+        ("./a-directory", "exited with code 126"),
         ("bash ./a-directory", "exited with code 126"),
     ];
     for (cmd, why) in cases {

@@ -10,6 +10,7 @@
 //! to release the pipes and are then killed with the group. Dropping the
 //! future (cancelling the event) kills the group too.
 
+mod groups;
 pub mod llm;
 mod persistent;
 
@@ -20,11 +21,12 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use groups::OwnedGroup;
+pub use groups::terminate_all;
 use hookshot_core::input::for_dialect;
 use hookshot_core::{Captured, Dialect, EventKind, Exit, HookAction, HookDef, HookOutput, HookRecord, ProcessSpec};
 pub use llm::{FixtureModel, ModelClient};
-use nix::sys::signal::{Signal, killpg};
-use nix::unistd::Pid;
+use nix::sys::signal::Signal;
 pub use persistent::ProcessPool;
 use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
@@ -96,54 +98,71 @@ pub async fn read_capped_line<R: tokio::io::AsyncBufRead + Unpin>(
     }
 }
 
-/// Words that only a shell understands: a command starting with one of them
-/// must go through the shell even without shell syntax.
+/// Words a command must not start with to run without the shell: bash's
+/// builtins (`compgen -b`; some, like `pwd` and `echo`, exist as programs too
+/// but behave differently from the builtin) and its reserved words.
 const SHELL_WORDS: &[&str] = &[
-    "exit",
-    "cd",
-    "export",
-    "source",
     ".",
-    "set",
-    "unset",
-    "read",
-    "eval",
-    "exec",
-    "return",
-    "shift",
-    "trap",
-    "ulimit",
-    "umask",
-    "wait",
+    ":",
+    "[",
     "alias",
-    "declare",
-    "typeset",
-    "local",
-    "let",
-    "readonly",
-    "builtin",
-    "command",
-    "type",
-    "hash",
-    "times",
-    "shopt",
-    "enable",
-    "history",
-    "jobs",
-    "fg",
     "bg",
-    "disown",
-    "pushd",
-    "popd",
-    "dirs",
+    "bind",
+    "break",
+    "builtin",
     "caller",
+    "cd",
+    "command",
     "compgen",
     "complete",
+    "compopt",
+    "continue",
+    "declare",
+    "dirs",
+    "disown",
+    "echo",
+    "enable",
+    "eval",
+    "exec",
+    "exit",
+    "export",
+    "false",
+    "fc",
+    "fg",
     "getopts",
-    "mapfile",
-    "readarray",
-    "suspend",
+    "hash",
+    "help",
+    "history",
+    "jobs",
+    "kill",
+    "let",
+    "local",
     "logout",
+    "mapfile",
+    "popd",
+    "printf",
+    "pushd",
+    "pwd",
+    "read",
+    "readarray",
+    "readonly",
+    "return",
+    "set",
+    "shift",
+    "shopt",
+    "source",
+    "suspend",
+    "test",
+    "times",
+    "trap",
+    "true",
+    "type",
+    "typeset",
+    "ulimit",
+    "umask",
+    "unalias",
+    "unset",
+    "wait",
     "if",
     "then",
     "else",
@@ -160,7 +179,9 @@ const SHELL_WORDS: &[&str] = &[
     "select",
     "time",
     "coproc",
+    "in",
     "[[",
+    "]]",
     "!",
     "{",
     "}",
@@ -227,25 +248,6 @@ pub struct Runner {
 impl Default for Runner {
     fn default() -> Self {
         Runner::new(RunnerConfig::default())
-    }
-}
-
-/// Kills the process group when dropped: on every path out of a run,
-/// including cancellation, nothing the hook started survives it.
-struct GroupGuard(Option<Pid>);
-
-impl GroupGuard {
-    fn signal(&self, sig: Signal) {
-        if let Some(pid) = self.0 {
-            // ESRCH (group already gone) is the expected, good case.
-            let _ = killpg(pid, sig);
-        }
-    }
-}
-
-impl Drop for GroupGuard {
-    fn drop(&mut self) {
-        self.signal(Signal::SIGKILL);
     }
 }
 
@@ -418,26 +420,35 @@ impl Runner {
         let cfg = &self.config;
         let start = Instant::now();
         let default_shell = cfg.shell.len() == 2 && cfg.shell[0] == "bash" && cfg.shell[1] == "-c";
-        let mut cmd = match direct_argv(command).filter(|_| default_shell) {
+        let supervised = |mut c: Command| {
+            c.current_dir(&env.cwd)
+                .envs(env.vars.iter().map(|(k, v)| (k, v)))
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .process_group(0)
+                .kill_on_drop(true);
+            c
+        };
+        let through_shell = || {
+            let mut c = Command::new(&cfg.shell[0]);
+            c.args(&cfg.shell[1..]).arg(command);
+            supervised(c).spawn()
+        };
+        let spawned = match direct_argv(command).filter(|_| default_shell) {
+            // Direct exec must mean exactly what `bash -c` means. Whenever
+            // exec fails (a script without `#!`: ENOEXEC, which bash runs as
+            // a shell script; a missing program, which bash answers with
+            // exit 127; no execute permission, 126), the shell runs it
+            // instead and gives bash's own answer.
             Some(argv) => {
                 let mut c = Command::new(argv[0]);
                 c.args(&argv[1..]);
-                c
+                supervised(c).spawn().or_else(|_| through_shell())
             }
-            None => {
-                let mut c = Command::new(&cfg.shell[0]);
-                c.args(&cfg.shell[1..]).arg(command);
-                c
-            }
+            None => through_shell(),
         };
-        cmd.current_dir(&env.cwd)
-            .envs(env.vars.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0)
-            .kill_on_drop(true);
-        let mut child = match cmd.spawn() {
+        let mut child = match spawned {
             Ok(c) => c,
             Err(e) => {
                 return Captured {
@@ -450,7 +461,9 @@ impl Runner {
                 };
             }
         };
-        let group = GroupGuard(child.id().map(|id| Pid::from_raw(id as i32)));
+        // Dropped on any path out of here (cancellation included), it kills
+        // the group; a hook that exits on its own releases it below.
+        let group = OwnedGroup::new(child.id());
         let (stop_tx, stop_rx) = watch::channel(false);
 
         let stdin = child.stdin.take();
@@ -488,7 +501,9 @@ impl Runner {
         };
 
         // The hook is gone; its pipes close unless something it started still
-        // holds them. Give such leftovers a moment, then end the group.
+        // holds them. Give such leftovers a moment. A hook that ended on its
+        // own keeps what it started in the background (its output is no
+        // longer read); one that timed out has its whole group killed.
         let collect = async {
             let o = match out {
                 Some(h) => h.await.unwrap_or_default(),
@@ -504,6 +519,10 @@ impl Runner {
         let ((stdout, stdout_truncated), (stderr, stderr_truncated)) =
             match tokio::time::timeout(cfg.pipe_linger, &mut collect).await {
                 Ok(r) => r,
+                Err(_) if !timed_out => {
+                    let _ = stop_tx.send(true);
+                    collect.await
+                }
                 Err(_) => {
                     group.signal(Signal::SIGKILL);
                     match tokio::time::timeout(cfg.kill_grace, &mut collect).await {
@@ -518,7 +537,11 @@ impl Runner {
                 }
             };
         writer.abort();
-        drop(group);
+        if timed_out {
+            drop(group);
+        } else {
+            group.release();
+        }
 
         use std::os::unix::process::ExitStatusExt;
         Captured {

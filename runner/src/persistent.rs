@@ -20,9 +20,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, Instant};
 
+use crate::groups::OwnedGroup;
 use hookshot_core::ProcessSpec;
-use nix::sys::signal::{Signal, killpg};
-use nix::unistd::Pid;
 use serde_json::{Value, json};
 use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::process::Command;
@@ -50,21 +49,26 @@ struct Conn {
 #[derive(Debug)]
 struct Live {
     conn: Conn,
-    pgid: Pid,
+    group: Option<OwnedGroup>,
 }
 
 impl Drop for Live {
     /// Closes stdin (a well-behaved hook exits on EOF; requests still in
     /// flight hold their own sender), gives it a moment, then kills what is
-    /// left of its group.
+    /// left of its group. The waiting happens on a thread of its own: a
+    /// drop on the runtime must never stall the other events.
     fn drop(&mut self) {
         let (tx, _) = mpsc::channel(1);
         drop(std::mem::replace(&mut self.conn.lines, tx));
-        let deadline = Instant::now() + Duration::from_millis(300);
-        while killpg(self.pgid, None).is_ok() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(10));
+        if let Some(group) = self.group.take() {
+            std::thread::spawn(move || {
+                let deadline = Instant::now() + Duration::from_millis(300);
+                while group.alive() && Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                drop(group);
+            });
         }
-        let _ = killpg(self.pgid, Signal::SIGKILL);
     }
 }
 
@@ -111,7 +115,7 @@ impl Proc {
             .process_group(0)
             .kill_on_drop(true);
         let mut child = cmd.spawn().map_err(|e| format!("could not start {program}: {e}"))?;
-        let pgid = Pid::from_raw(child.id().ok_or("exited at once")? as i32);
+        let group = OwnedGroup::new(Some(child.id().ok_or("exited at once")?));
         let mut stdin = child.stdin.take().ok_or("no stdin")?;
         let stdout = child.stdout.take().ok_or("no stdout")?;
         let (lines, mut rx) = mpsc::channel::<String>(256);
@@ -175,7 +179,7 @@ impl Proc {
                 pending,
                 died_at,
             },
-            pgid,
+            group: Some(group),
         })
     }
 

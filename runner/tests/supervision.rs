@@ -81,11 +81,56 @@ async fn leaked_pipe_holder_does_not_hold_the_run() {
     let t = Instant::now();
     // The background sleep inherits stdout and would keep the pipe open.
     let c = r
-        .run_command("sleep 1000 & echo done", Duration::from_secs(10), b"", &env())
+        .run_command("sleep 1000 & echo $!", Duration::from_secs(10), b"", &env())
         .await;
     assert_eq!(c.exit.code, Some(0));
-    assert_eq!(c.stdout, "done\n");
     assert!(t.elapsed() < Duration::from_secs(3), "took {:?}", t.elapsed());
+    // The hook ended on its own: what it started is released, not killed.
+    let pid: i32 = c.stdout.trim().parse().unwrap();
+    let pid = nix::unistd::Pid::from_raw(pid);
+    assert!(
+        nix::sys::signal::kill(pid, None).is_ok(),
+        "a released background job was killed"
+    );
+    let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
+}
+
+#[tokio::test]
+async fn background_work_of_a_finished_hook_goes_on_of_a_timed_out_one_does_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let env = RunEnv {
+        cwd: dir.path().to_path_buf(),
+        vars: vec![],
+    };
+    let r = Runner::default();
+    // gemini-cli's docs archive a plan with `gsutil cp ... &` and exit.
+    let c = r
+        .run_command(
+            "(sleep 0.3; touch uploaded) >/dev/null 2>&1 & echo started",
+            Duration::from_secs(5),
+            b"",
+            &env,
+        )
+        .await;
+    assert_eq!((c.exit.code, c.stdout.as_str()), (Some(0), "started\n"));
+    let c = r
+        .run_command(
+            "(sleep 0.3; touch after-timeout) >/dev/null 2>&1 & sleep 10",
+            Duration::from_millis(100),
+            b"",
+            &env,
+        )
+        .await;
+    assert!(c.exit.timed_out);
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert!(
+        dir.path().join("uploaded").exists(),
+        "a finished hook's background job was killed"
+    );
+    assert!(
+        !dir.path().join("after-timeout").exists(),
+        "a timed-out hook's group survived"
+    );
 }
 
 #[tokio::test]
@@ -216,8 +261,12 @@ fn only_plain_commands_skip_the_shell() {
         direct_argv("python3 .hooks/a.py --flag=1"),
         Some(vec!["python3", ".hooks/a.py", "--flag=1"])
     );
-    assert_eq!(direct_argv("printf %s hello"), Some(vec!["printf", "%s", "hello"]));
+    assert_eq!(direct_argv("wc -c input.txt"), Some(vec!["wc", "-c", "input.txt"]));
     for needs_shell in [
+        // Builtins that also exist as programs behave differently as such.
+        "printf %s hello",
+        "pwd",
+        ":",
         "exit 2",
         "cd x",
         "echo $HOME",
@@ -235,17 +284,63 @@ fn only_plain_commands_skip_the_shell() {
 
 #[tokio::test]
 async fn direct_and_shell_runs_agree() {
+    // A corpus of commands without shell syntax, run once as they are (the
+    // direct path when possible) and once inside `{ ...; }`, which forces
+    // bash: exit code, stdout and whether stderr is empty agree.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("noshebang.sh"), "echo from-script; exit 2\n").unwrap();
+    std::fs::write(d.join("notexec.sh"), "#!/bin/sh\nexit 0\n").unwrap();
+    std::fs::write(d.join("input.txt"), "data").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(d.join("noshebang.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(d.join("notexec.sh"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::os::unix::fs::symlink(d, d.join("link")).unwrap();
+    let env = RunEnv {
+        cwd: d.join("link"),
+        vars: vec![],
+    };
+    let corpus = [
+        "printf %s hello",
+        "true",
+        "false",
+        ":",
+        "pwd",
+        "echo -n hi",
+        "test -e input.txt",
+        "cat input.txt",
+        "ls no-such-file",
+        "no-such-hook-binary-xyz --flag",
+        "./noshebang.sh",
+        "./notexec.sh",
+        "/nonexistent/dir/guard",
+        "wc -c input.txt",
+    ];
     let r = Runner::default();
-    let direct = r
-        .run_command("printf %s hello", Duration::from_secs(5), b"", &env())
-        .await;
-    let shell = r
-        .run_command("printf %s hello; true", Duration::from_secs(5), b"", &env())
-        .await;
-    assert_eq!((direct.stdout.as_str(), direct.exit.code), ("hello", Some(0)));
-    assert_eq!((shell.stdout.as_str(), shell.exit.code), ("hello", Some(0)));
+    for cmd in corpus {
+        let a = r.run_command(cmd, Duration::from_secs(5), b"", &env).await;
+        // `{ ...; }` is shell syntax: this form always goes through bash.
+        let b = r
+            .run_command(&format!("{{ {cmd}; }}"), Duration::from_secs(5), b"", &env)
+            .await;
+        assert!(a.exit.spawn_error.is_none(), "{cmd}: {:?}", a.exit);
+        assert_eq!(a.exit.code, b.exit.code, "{cmd}: exit codes differ");
+        assert_eq!(a.stdout, b.stdout, "{cmd}: stdout differs");
+        assert_eq!(
+            a.stderr.is_empty(),
+            b.stderr.is_empty(),
+            "{cmd}: stderr {:?} vs {:?}",
+            a.stderr,
+            b.stderr
+        );
+    }
+    let noshebang = r.run_command("./noshebang.sh", Duration::from_secs(5), b"", &env).await;
+    assert_eq!(
+        (noshebang.exit.code, noshebang.stdout.as_str()),
+        (Some(2), "from-script\n")
+    );
     let missing = r
-        .run_command("no-such-hook-binary-xyz", Duration::from_secs(5), b"", &env())
+        .run_command("no-such-hook-binary-xyz", Duration::from_secs(5), b"", &env)
         .await;
-    assert!(missing.exit.spawn_error.unwrap().contains("no-such-hook-binary-xyz"));
+    assert_eq!(missing.exit.code, Some(127));
 }

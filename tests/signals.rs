@@ -1,0 +1,67 @@
+//! hookshot's own death takes its hooks with it: an agent that applies its
+//! own timeout to `hookshot fire` (SIGTERM) must not leave hooks running
+//! with PPID 1.
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+use serde_json::json;
+
+fn gone(pid: Pid) -> bool {
+    // Gone, or a zombie waiting for init to reap it.
+    kill(pid, None).is_err()
+        || std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|s| s.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'))
+            .unwrap_or(true)
+}
+
+#[test]
+fn a_signal_to_hookshot_ends_the_hooks_it_runs() {
+    for (sig, code) in [(Signal::SIGTERM, 143), (Signal::SIGINT, 130), (Signal::SIGHUP, 129)] {
+        let dir = tempfile::tempdir().unwrap();
+        let settings = json!({"hooks": {"BeforeTool": [{"hooks": [
+            {"type": "command", "command": "echo $$ > hook.pid; sleep 1 & echo $! > child.pid; exec sleep 30", "timeout": 60000}]}]}});
+        std::fs::write(dir.path().join("s.json"), settings.to_string()).unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hookshot"))
+            .args(["fire", "BeforeTool", "--settings", "s.json", "--workdir", "."])
+            .current_dir(dir.path())
+            .env("HOME", dir.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let read_pid = |f: &str| -> Option<Pid> {
+            let t = std::fs::read_to_string(dir.path().join(f)).ok()?;
+            t.trim().parse().ok().map(Pid::from_raw)
+        };
+        let t = Instant::now();
+        let (hook, grandchild) = loop {
+            if let (Some(h), Some(g)) = (read_pid("hook.pid"), read_pid("child.pid")) {
+                break (h, g);
+            }
+            assert!(t.elapsed() < Duration::from_secs(10), "the hook never started");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        kill(Pid::from_raw(child.id() as i32), sig).unwrap();
+        let t = Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            assert!(t.elapsed() < Duration::from_secs(5), "hookshot did not exit on {sig}");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert_eq!(status.code(), Some(code), "{sig}");
+        let t = Instant::now();
+        while !(gone(hook) && gone(grandchild)) {
+            assert!(
+                t.elapsed() < Duration::from_secs(2),
+                "{sig}: the hook or its child survived hookshot"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
