@@ -45,7 +45,6 @@
 pub mod builtins;
 pub mod metrics;
 pub mod nesting;
-mod paths;
 pub mod replay;
 pub mod serve;
 

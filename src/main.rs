@@ -492,8 +492,15 @@ fn validate(files: &[PathBuf]) -> Result<u8, Fail> {
         return Err(Fail::Usage("validate: name at least one settings file".into()));
     }
     for f in files {
-        let text = std::fs::read_to_string(f)
+        let bytes = hookshot_registry::read_settings(f)
             .map_err(|e| Fail::Usage(format!("{}: cannot read settings: {e}", f.display())))?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            Fail::Usage(format!(
+                "{}: settings are not UTF-8 (bad byte at offset {})",
+                f.display(),
+                e.utf8_error().valid_up_to()
+            ))
+        })?;
         match hookshot_registry::parse(f, &text, hookshot::SourceKind::Cli) {
             Ok(parsed) => {
                 for w in &parsed.warnings {

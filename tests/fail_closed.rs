@@ -69,6 +69,12 @@ impl Sandbox {
         self.fire_with(self.cmd(&[&["fire", event, "--workdir", "."], extra].concat()))
     }
 
+    /// Writes `settings` as `name` beside the project and fires EVENT with it.
+    fn fire_settings(&self, event: &str, name: &str, settings: &Value) -> Output {
+        let f = self.write(name, settings.to_string());
+        self.fire(event, &["--settings", f.to_str().unwrap()])
+    }
+
     fn fire_with(&self, mut c: Command) -> Output {
         let input = json!({"session_id": "abc", "tool_name": "write_file",
             "tool_input": {"file_path": "a.txt", "content": "x"}});
@@ -206,8 +212,7 @@ fn the_closed_policy_blocks_on_every_failure_and_names_it() {
     for (what, settings) in failing_hooks() {
         let s = Sandbox::new();
         s.user(json!({"hooksConfig": {"onFailure": "closed"}}));
-        let f = s.write("hooks.json", settings.to_string());
-        let o = s.fire("BeforeTool", &["--settings", f.to_str().unwrap()]);
+        let o = s.fire_settings("BeforeTool", "hooks.json", &settings);
         assert_eq!(o.status.code(), Some(2), "{what}: {}", stderr(&o));
         let reason = stderr(&o);
         assert!(
@@ -216,8 +221,7 @@ fn the_closed_policy_blocks_on_every_failure_and_names_it() {
         );
         // Under the default open policy it is a warning the agent shows.
         let s = Sandbox::new();
-        let f = s.write("hooks.json", settings.to_string());
-        let o = s.fire("PreToolUse", &["--settings", f.to_str().unwrap()]);
+        let o = s.fire_settings("PreToolUse", "hooks.json", &settings);
         assert_eq!(o.status.code(), Some(0), "{what}: {}", stderr(&o));
         assert!(shown(&o).contains("hookshot warning"), "{what}: {}", shown(&o));
     }
@@ -226,13 +230,12 @@ fn the_closed_policy_blocks_on_every_failure_and_names_it() {
 #[test]
 fn claude_on_failure_block_is_per_hook() {
     let s = Sandbox::new();
-    let f = s.write(
+    let o = s.fire_settings(
+        "PreToolUse",
         "claude.json",
-        json!({"hooks": {"PreToolUse": [{"hooks": [
-            {"type": "command", "command": "sleep 5", "timeout": 0.3, "onFailure": "block"}]}]}})
-        .to_string(),
+        &json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "sleep 5", "timeout": 0.3, "onFailure": "block"}]}]}}),
     );
-    let o = s.fire("PreToolUse", &["--settings", f.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("timed out"), "{}", stderr(&o));
 }
@@ -491,15 +494,28 @@ fn usage_errors_exit_1_never_2() {
 }
 
 #[test]
+fn validate_refuses_special_files_without_hanging() {
+    let s = Sandbox::new();
+    plant(&s, "fifo.json", "fifo");
+    plant(&s, "zero.json", "dev-zero");
+    for f in ["fifo.json", "zero.json"] {
+        let t = Instant::now();
+        let o = s.cmd(&["validate", f]).stdin(Stdio::null()).output().unwrap();
+        assert_eq!(o.status.code(), Some(1), "{f}");
+        assert!(stderr(&o).contains("not a regular file"), "{f}: {}", stderr(&o));
+        assert!(t.elapsed() < Duration::from_secs(5));
+    }
+}
+
+#[test]
 fn hooks_see_the_callers_session_id() {
     let s = Sandbox::new();
-    let f = s.write(
+    let o = s.fire_settings(
+        "BeforeTool",
         "env.json",
-        json!({"hooks": {"BeforeTool": [{"hooks": [
-            {"type": "command", "command": "cat >/dev/null; echo \"$GEMINI_SESSION_ID\" > session.txt"}]}]}})
-        .to_string(),
+        &json!({"hooks": {"BeforeTool": [{"hooks": [
+            {"type": "command", "command": "cat >/dev/null; echo \"$GEMINI_SESSION_ID\" > session.txt"}]}]}}),
     );
-    let o = s.fire("BeforeTool", &["--settings", f.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(
         std::fs::read_to_string(s.path("proj/session.txt")).unwrap().trim(),
@@ -510,13 +526,12 @@ fn hooks_see_the_callers_session_id() {
 #[test]
 fn a_timed_out_guard_is_shown_in_claudes_system_message() {
     let s = Sandbox::new();
-    let f = s.write(
+    let o = s.fire_settings(
+        "PreToolUse",
         "claude.json",
-        json!({"hooks": {"PreToolUse": [{"hooks": [
-            {"type": "command", "command": "sleep 5", "timeout": 0.3}]}]}})
-        .to_string(),
+        &json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "sleep 5", "timeout": 0.3}]}]}}),
     );
-    let o = s.fire("PreToolUse", &["--settings", f.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0));
     assert!(shown(&o).contains("timed out after 0.3s"), "{}", shown(&o));
 }

@@ -12,6 +12,7 @@ pub mod input;
 pub mod llm;
 pub mod outcome;
 pub mod output;
+pub mod paths;
 pub mod record;
 pub mod suggest;
 

@@ -147,21 +147,6 @@ fn inside(base: &Path, path: &Path) -> Option<PathBuf> {
     Some(rel.to_path_buf())
 }
 
-/// `.` and `..` resolved without touching the file system.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
-}
-
 /// The words of a command line that may name a file: split at blanks and
 /// shell operators, quotes removed, the project variables expanded.
 fn path_words(command: &str, project: &Path) -> Vec<String> {
@@ -195,7 +180,7 @@ pub fn covered_files(scope: &Path, project: &Path, hooks: &[HookDef]) -> BTreeMa
             if out.len() >= MAX_COVERED_FILES {
                 return out;
             }
-            let path = normalize(&project.join(&w));
+            let path = hookshot_core::paths::lexical_join(project, &w);
             let Some(rel) = inside(scope, &path) else { continue };
             if !path.is_file() {
                 continue;

@@ -157,7 +157,7 @@ impl DangerousConfirmation {
         if path.starts_with('~') || path.starts_with('$') || path == "*" || path == "/*" {
             return true;
         }
-        let norm = crate::paths::lexical_join(&self.workdir, path);
+        let norm = hookshot_core::paths::lexical_join(&self.workdir, path);
         !norm.starts_with(&self.workdir) || norm == Path::new("/")
     }
 

@@ -61,7 +61,7 @@ impl Tools {
 
     /// Resolves a path argument inside the workdir, or says why not.
     pub fn resolve(&self, p: &str) -> Result<PathBuf, String> {
-        let out = crate::paths::lexical_join(&self.root, p);
+        let out = hookshot_core::paths::lexical_join(&self.root, p);
         let escapes = || format!("path \"{p}\" is outside the workdir");
         if !out.starts_with(&self.root) {
             return Err(escapes());

@@ -1,11 +1,12 @@
-//! Path arithmetic shared by the workdir sandbox and the dangerous-command
-//! check: both must agree on what lies inside the project.
+//! Path arithmetic shared by the workdir sandbox, the dangerous-command
+//! check and the trust store's script coverage: all must agree on what lies
+//! inside the project.
 
 use std::path::{Component, Path, PathBuf};
 
 /// `path` joined onto `base` (unless absolute) with `.` and `..` resolved
 /// lexically, without touching the file system.
-pub(crate) fn lexical_join(base: &Path, path: &str) -> PathBuf {
+pub fn lexical_join(base: &Path, path: &str) -> PathBuf {
     let mut out = PathBuf::new();
     for c in base.join(path).components() {
         match c {
