@@ -314,6 +314,9 @@ pub struct HookSystem {
     /// Sources and built-ins that could not be used: shown with every
     /// event's answer, and a block under the closed failure policy.
     load_warnings: Vec<String>,
+    /// Built-ins that could not start; they are not restarted on reload,
+    /// so their problems outlive it.
+    builtin_problems: Vec<String>,
 }
 
 fn new_session_id() -> String {
@@ -342,22 +345,11 @@ impl HookSystem {
         for (name, hook) in builtins.in_process {
             runner.register(name, hook);
         }
-        let closed = registry.failure_policy() == FailPolicy::Closed;
-        let code_hooks = builtins
-            .hooks
-            .into_iter()
-            .map(|mut h| {
-                if closed {
-                    h.fail = FailPolicy::Closed;
-                }
-                Arc::new(h)
-            })
-            .collect();
-        let mut load_warnings = source_warnings(&registry);
-        load_warnings.extend(builtins.problems);
         let mut system = HookSystem {
+            load_warnings: load_warnings(&registry, &builtins.problems),
+            builtin_problems: builtins.problems,
             registry,
-            code_hooks,
+            code_hooks: builtins.hooks.into_iter().map(Arc::new).collect(),
             session_hooks: Vec::new(),
             reload_from: None,
             loaded: Vec::new(),
@@ -370,21 +362,29 @@ impl HookSystem {
             session_id: session_id.unwrap_or_else(new_session_id),
             strategy,
             nesting: std::sync::OnceLock::new(),
-            load_warnings,
         };
         system.recompile()?;
         Ok(system)
     }
 
     /// Recompiles the planner over code, registry and session hooks, in
-    /// that precedence order.
+    /// that precedence order, each under the failure policy in force (which
+    /// a reload may have changed).
     fn recompile(&mut self) -> Result<(), Error> {
+        let policy = self.registry.failure_policy();
         let hooks: Vec<Arc<HookDef>> = self
             .code_hooks
             .iter()
             .chain(self.registry.hooks())
             .chain(&self.session_hooks)
-            .cloned()
+            .map(|h| {
+                let mut governed = (**h).clone();
+                if governed.govern(policy) {
+                    Arc::new(governed)
+                } else {
+                    Arc::clone(h)
+                }
+            })
             .collect();
         self.planner = Planner::new(&hooks)?;
         Ok(())
@@ -437,8 +437,8 @@ impl HookSystem {
         if !broken.is_empty() {
             return Err(Error::Broken(broken.join("\n")));
         }
+        self.load_warnings = load_warnings(&registry, &self.builtin_problems);
         self.registry = registry;
-        self.load_warnings = source_warnings(&self.registry);
         self.loaded = loaded;
         self.recompile()
     }
@@ -808,9 +808,14 @@ impl HookSystem {
     }
 }
 
-/// One line per source that could not be used.
-fn source_warnings(registry: &Registry) -> Vec<String> {
-    registry.problems().iter().map(|p| p.message.clone()).collect()
+/// One line per source and built-in that could not be used.
+fn load_warnings(registry: &Registry, builtin_problems: &[String]) -> Vec<String> {
+    registry
+        .problems()
+        .iter()
+        .map(|p| p.message.clone())
+        .chain(builtin_problems.iter().cloned())
+        .collect()
 }
 
 fn input_bytes(event: EventKind, dialect: Dialect, input: &Map<String, Value>) -> Vec<u8> {

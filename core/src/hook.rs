@@ -222,6 +222,19 @@ impl HookDef {
         }
     }
 
+    /// Applies the failure policy in force: under `closed`, a failure of
+    /// any hook that can decide blocks. Observers (picoclaw notifications)
+    /// only watch, so their failures stay warnings. Returns whether the
+    /// hook changed.
+    pub fn govern(&mut self, policy: FailPolicy) -> bool {
+        let observer = matches!(self.action, HookAction::Persistent { observe: true, .. });
+        if policy == FailPolicy::Closed && !observer && self.fail != FailPolicy::Closed {
+            self.fail = FailPolicy::Closed;
+            return true;
+        }
+        false
+    }
+
     /// The command line, for command hooks.
     pub fn command(&self) -> Option<&str> {
         match &self.action {

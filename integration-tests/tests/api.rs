@@ -172,3 +172,55 @@ async fn reload_if_changed_notices_edits_and_new_project_files() {
     assert_eq!(h.fire(EventKind::BeforeTool, input()).await.block_reason(), "project");
     assert!(!h.reload_if_changed().unwrap());
 }
+
+#[derive(Debug)]
+struct Panics;
+
+impl Hook for Panics {
+    fn call(&self, _: EventKind, _: &Map<String, Value>) -> HookOutput {
+        panic!("guard bug")
+    }
+}
+
+#[tokio::test]
+async fn the_closed_policy_governs_hooks_registered_by_code_too() {
+    let p = Project::new(&json!({"hooksConfig": {"onFailure": "closed"}}));
+    let mut h = HookSystem::builder()
+        .settings(p.path().join("settings.json"))
+        .workdir(p.path())
+        .hook(EventKind::BeforeTool, "builder-guard", Arc::new(Panics))
+        .build()
+        .unwrap();
+    let o = h.fire(EventKind::BeforeTool, input()).await;
+    assert!(o.is_blocked(), "a panicking builder hook failed open: {:?}", o.warnings);
+    // A session hook registered later is under the same policy.
+    let mut s = HookSystem::builder()
+        .settings(p.path().join("settings.json"))
+        .workdir(p.path())
+        .build()
+        .unwrap();
+    s.register_command(EventKind::BeforeTool, "late", "cat >/dev/null; exit 1")
+        .unwrap();
+    assert!(s.fire(EventKind::BeforeTool, input()).await.is_blocked());
+    // After a reload that drops the closed policy, failures are warnings again.
+    std::fs::write(p.path().join("settings.json"), "{}").unwrap();
+    h.reload().unwrap();
+    let o = h.fire(EventKind::BeforeTool, input()).await;
+    assert!(!o.is_blocked());
+    assert!(o.warnings.iter().any(|w| w.contains("panicked")), "{:?}", o.warnings);
+}
+
+#[tokio::test]
+async fn a_built_in_that_cannot_start_stays_reported_after_reload() {
+    let p = Project::new(&json!({"hooksConfig": {"onFailure": "closed"},
+        "builtins": {"audit_log": {"path": "not-a-dir/audit.jsonl"}}}));
+    std::fs::write(p.path().join("not-a-dir"), "a file in the way").unwrap();
+    let mut h = p.hooks();
+    let check = |o: &hookshot::Outcome| {
+        assert!(o.is_blocked(), "{:?}", o.warnings);
+        assert!(o.warnings.iter().any(|w| w.contains("audit_log")), "{:?}", o.warnings);
+    };
+    check(&h.fire(EventKind::BeforeTool, input()).await);
+    h.reload().unwrap();
+    check(&h.fire(EventKind::BeforeTool, input()).await);
+}

@@ -23,7 +23,7 @@ mod yaml;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hookshot_core::{Dialect, FailPolicy, HookAction, HookDef, SourceKind};
+use hookshot_core::{Dialect, FailPolicy, HookDef, SourceKind};
 use serde_json::{Map, Value};
 
 pub use error::{Diagnostic, Error};
@@ -277,10 +277,7 @@ impl Registry {
                 } else {
                     !system_enabled || !others_enabled || listed(&system_disabled) || listed(&others_disabled)
                 };
-                let observer = matches!(hook.action, HookAction::Persistent { observe: true, .. });
-                if reg.policy == FailPolicy::Closed && !observer {
-                    hook.fail = FailPolicy::Closed;
-                }
+                hook.govern(reg.policy);
                 let hook = Arc::new(hook);
                 if !trusted {
                     reg.skipped.push((hook, Skipped::Untrusted));
