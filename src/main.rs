@@ -405,7 +405,6 @@ async fn run(command: Command) -> Result<u8, Fail> {
             transcript,
         } => {
             let hooks = build(&sources)?;
-            print_load_warnings(&hooks);
             let opts = ReplayOptions {
                 fixture,
                 prompt,

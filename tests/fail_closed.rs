@@ -508,6 +508,30 @@ fn validate_refuses_special_files_without_hanging() {
 }
 
 #[test]
+fn replay_shows_an_unusable_settings_file_to_the_person_watching() {
+    let s = Sandbox::new();
+    let fixture = json!({"method": "generateContentStream", "response": [
+        {"candidates": [{"content": {"role": "model", "parts": [{"text": "done"}]}, "finishReason": "STOP", "index": 0}]}]});
+    let f = s.write("session.responses", format!("{fixture}\n"));
+    let broken = s.write("broken.json", "{\"hooks\": {");
+    let o = s
+        .cmd(&[
+            "replay",
+            f.to_str().unwrap(),
+            "--settings",
+            broken.to_str().unwrap(),
+            "--workdir",
+            ".",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(out.matches("broken.json:1:").count(), 1, "{out}");
+}
+
+#[test]
 fn hooks_see_the_callers_session_id() {
     let s = Sandbox::new();
     let o = s.fire_settings(

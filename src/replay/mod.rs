@@ -130,6 +130,11 @@ pub async fn replay(hooks: &HookSystem, opts: &ReplayOptions, out: &mut dyn Writ
         transcript,
         history: Vec::new(),
     };
+    // Sources that could not be used are shown once, before anything runs
+    // (each event's answer carries them too; the loop does not repeat them).
+    for w in hooks.load_warnings() {
+        l.say(&format!("warning: {w}"))?;
+    }
     let result = l.session(&opts.prompt).await;
     let ending = match &result {
         Ok(Flow::Go) => Ending::Completed,
