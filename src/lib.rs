@@ -311,6 +311,8 @@ pub struct HookSystem {
     strategy: Strategy,
     /// The hookshots above this process, read once, when first needed.
     nesting: std::sync::OnceLock<nesting::Nesting>,
+    /// Each planned hook's fingerprint ([`nesting::fingerprints`]).
+    fingerprints: std::collections::HashMap<usize, u64>,
     /// Sources and built-ins that could not be used: shown with every
     /// event's answer, and a block under the closed failure policy.
     load_warnings: Vec<String>,
@@ -362,6 +364,7 @@ impl HookSystem {
             session_id: session_id.unwrap_or_else(new_session_id),
             strategy,
             nesting: std::sync::OnceLock::new(),
+            fingerprints: std::collections::HashMap::new(),
         };
         system.recompile()?;
         Ok(system)
@@ -387,6 +390,7 @@ impl HookSystem {
             })
             .collect();
         self.planner = Planner::new(&hooks)?;
+        self.fingerprints = nesting::fingerprints(&hooks);
         Ok(())
     }
 
@@ -677,20 +681,20 @@ impl HookSystem {
         // Only processes of our own can make this a nested run; built-ins
         // and embedders' hooks run in this process.
         let nesting = self.nesting.get_or_init(nesting::Nesting::detect);
-        let mut prints: Vec<u64> = plan.hooks.iter().map(|h| nesting::fingerprint(event, h)).collect();
-        if !nesting.parent_hooks.is_empty() {
-            // The hookshot above runs these very hooks (one of them started
-            // this process): running them again would double every effect.
-            let mut i = 0;
-            plan.hooks.retain(|_| {
-                let keep = !nesting.parent_hooks.contains(&prints[i]);
-                i += 1;
-                keep
-            });
-            prints.retain(|p| !nesting.parent_hooks.contains(p));
-            if plan.hooks.is_empty() {
-                return Outcome::empty(event);
-            }
+        // The hookshot above runs the hooks it listed (one of them started
+        // this process): running them again would double every effect.
+        let (hooks, prints): (Vec<Arc<HookDef>>, Vec<u64>) = std::mem::take(&mut plan.hooks)
+            .into_iter()
+            .map(|h| {
+                let print = self.fingerprints.get(&nesting::key(&h)).copied();
+                let print = print.unwrap_or_else(|| nesting::fingerprint(&h, h.provenance.file.as_deref()));
+                (h, print)
+            })
+            .filter(|(_, p)| !nesting.parent_hooks.contains(p))
+            .unzip();
+        plan.hooks = hooks;
+        if plan.hooks.is_empty() {
+            return Outcome::empty(event);
         }
         if nesting.depth >= MAX_DEPTH {
             let mut o = Outcome::empty(event);

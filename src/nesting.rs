@@ -17,11 +17,12 @@
 //!   inherited list from anywhere else is ignored; a true one can only skip
 //!   hooks whose answer the parent is already collecting.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use hookshot_core::{EventKind, HookDef};
+use hookshot_core::HookDef;
 
 /// `<pid>:<fingerprint>,<fingerprint>...` of the hooks a hookshot is
 /// running, set in each hook's environment.
@@ -62,20 +63,39 @@ impl Nesting {
 }
 
 /// A hook's fingerprint: the same definition at the same place of the same
-/// file, for the same event.
-pub fn fingerprint(event: EventKind, hook: &HookDef) -> u64 {
+/// file (`file`: its settings file, canonical), for the same event.
+pub fn fingerprint(hook: &HookDef, file: Option<&Path>) -> u64 {
     let mut h = DefaultHasher::new();
-    event.canonical_name().hash(&mut h);
+    hook.event.canonical_name().hash(&mut h);
     hook.identity.hash(&mut h);
     hook.action.hash(&mut h);
     hook.provenance.pointer.hash(&mut h);
-    let file = hook
-        .provenance
-        .file
-        .as_ref()
-        .map(|f| std::fs::canonicalize(f).unwrap_or_else(|_| f.clone()));
     file.hash(&mut h);
     h.finish()
+}
+
+/// The fingerprints of `hooks`, by the address of each definition: computed
+/// when hooks are (re)compiled, so firing an event costs no file-system
+/// call. Each settings file is canonicalized once.
+pub fn fingerprints(hooks: &[Arc<HookDef>]) -> HashMap<usize, u64> {
+    let mut canonical: HashMap<&Path, PathBuf> = HashMap::new();
+    hooks
+        .iter()
+        .map(|h| {
+            let file = h.provenance.file.as_deref().map(|f| {
+                canonical
+                    .entry(f)
+                    .or_insert_with(|| std::fs::canonicalize(f).unwrap_or_else(|_| f.to_path_buf()))
+                    .clone()
+            });
+            (key(h), fingerprint(h, file.as_deref()))
+        })
+        .collect()
+}
+
+/// The key of a definition in [`fingerprints`].
+pub fn key(hook: &Arc<HookDef>) -> usize {
+    Arc::as_ptr(hook) as usize
 }
 
 /// The value of [`PARENT_VAR`] for the hooks of one plan.
