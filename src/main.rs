@@ -491,16 +491,9 @@ fn validate(files: &[PathBuf]) -> Result<u8, Fail> {
         return Err(Fail::Usage("validate: name at least one settings file".into()));
     }
     for f in files {
-        let bytes = hookshot_registry::read_settings(f)
-            .map_err(|e| Fail::Usage(format!("{}: cannot read settings: {e}", f.display())))?;
-        let text = String::from_utf8(bytes).map_err(|e| {
-            Fail::Usage(format!(
-                "{}: settings are not UTF-8 (bad byte at offset {})",
-                f.display(),
-                e.utf8_error().valid_up_to()
-            ))
-        })?;
-        match hookshot_registry::parse(f, &text, hookshot::SourceKind::Cli) {
+        let source = hookshot::Source::new(f, hookshot::SourceKind::Cli);
+        let bytes = source.read().map_err(|e| Fail::Usage(e.to_string()))?;
+        match source.parse(bytes) {
             Ok(parsed) => {
                 for w in &parsed.warnings {
                     eprintln!("warning: {w}");
@@ -705,16 +698,8 @@ fn trust(project: &Path, yes: bool) -> Result<u8, Fail> {
     let mut approvals = Vec::new();
     for s in &sources {
         let fail = |e: String| Fail::Settings(format!("{e}\nnothing was trusted"));
-        let bytes = hookshot_registry::read_settings(&s.path)
-            .map_err(|e| fail(format!("{}: cannot read settings: {e}", s.path.display())))?;
-        let text = String::from_utf8(bytes.clone())
-            .map_err(|_| fail(format!("{}: settings are not UTF-8", s.path.display())))?;
-        let text = if s.kind == hookshot::SourceKind::Extension {
-            hookshot_registry::expand_extension_path(&s.path, &text)
-        } else {
-            text
-        };
-        let parsed = hookshot_registry::parse(&s.path, &text, s.kind).map_err(|e| fail(e.to_string()))?;
+        let bytes = s.read().map_err(|e| fail(e.to_string()))?;
+        let parsed = s.parse(bytes.clone()).map_err(|e| fail(e.to_string()))?;
         let (scope, rel) = s.trust_key();
         let covers = hookshot_registry::covered_files(&scope, &project, &parsed.hooks);
         println!(

@@ -28,13 +28,23 @@ impl fmt::Display for Diagnostic {
 /// Why settings could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// The file could not be read.
+    /// The file could not be read (missing, not a plain file, too large).
     #[error("{}: cannot read settings: {source}", path.display())]
     Read {
         /// The file.
         path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
+        /// Why.
+        source: crate::read::ReadError,
+    },
+    /// The file is not UTF-8.
+    #[error("{}:{line}: settings are not UTF-8 (bad byte at offset {offset})", path.display())]
+    NotUtf8 {
+        /// The file.
+        path: PathBuf,
+        /// The line of the first bad byte.
+        line: usize,
+        /// Its byte offset.
+        offset: usize,
     },
     /// The file is not valid JSON (or YAML).
     #[error("{0}")]
@@ -58,6 +68,14 @@ impl Error {
                     ..Provenance::default()
                 },
                 message: format!("cannot read settings: {source}"),
+            }],
+            Error::NotUtf8 { path, line, offset } => vec![Diagnostic {
+                at: Provenance {
+                    file: Some(path.clone()),
+                    line: *line,
+                    ..Provenance::default()
+                },
+                message: format!("settings are not UTF-8 (bad byte at offset {offset})"),
             }],
             Error::Syntax(d) => vec![d.clone()],
             Error::Invalid(ds) => ds.clone(),

@@ -56,28 +56,49 @@ impl Source {
         }
     }
 
-    /// The folder trust is bound to, and the file's path inside it.
+    /// The file's bytes, read with the settings limits ([`read_settings`]).
+    pub fn read(&self) -> Result<Vec<u8>, Error> {
+        read_settings(&self.path).map_err(|source| Error::Read {
+            path: self.path.clone(),
+            source,
+        })
+    }
+
+    /// Parses bytes [`Source::read`] returned: UTF-8, then an extension's
+    /// `${extensionPath}`, then the settings themselves. Loading, `hookshot
+    /// trust` and `validate` all read a file this one way.
+    pub fn parse(&self, bytes: Vec<u8>) -> Result<SettingsFile, Error> {
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let offset = e.utf8_error().valid_up_to();
+            Error::NotUtf8 {
+                path: self.path.clone(),
+                line: e.as_bytes()[..offset].iter().filter(|b| **b == b'\n').count() + 1,
+                offset,
+            }
+        })?;
+        let text = if self.kind == SourceKind::Extension {
+            expand_extension_path(&self.path, &text)
+        } else {
+            text
+        };
+        settings::parse(&self.path, &text, self.kind)
+    }
+
+    /// The folder trust is bound to (canonical), and the file's path inside
+    /// it as discovered, not where a symlink leads: that is what makes an
+    /// approval borrowed from another project not apply.
     pub fn trust_key(&self) -> (PathBuf, PathBuf) {
-        let scope = self
+        let given = self
             .scope
             .clone()
             .or_else(|| self.path.parent().map(Path::to_path_buf))
             .unwrap_or_default();
-        let scope = std::fs::canonicalize(&scope).unwrap_or(scope);
-        // The path as discovered inside the scope, not where a symlink
-        // leads: that is what makes a borrowed approval not apply.
+        let scope = std::fs::canonicalize(&given).unwrap_or_else(|_| given.clone());
         let rel = self
             .path
-            .strip_prefix(&scope)
-            .map(Path::to_path_buf)
-            .or_else(|_| {
-                let parent = self.path.parent().map(std::fs::canonicalize);
-                match (parent, self.path.file_name()) {
-                    (Some(Ok(p)), Some(name)) => p.join(name).strip_prefix(&scope).map(Path::to_path_buf),
-                    _ => Ok(self.path.clone()),
-                }
-            })
-            .unwrap_or_else(|_| self.path.clone());
+            .strip_prefix(&given)
+            .or_else(|_| self.path.strip_prefix(&scope))
+            .map_or_else(|_| self.path.clone(), Path::to_path_buf);
         (scope, rel)
     }
 }
@@ -164,10 +185,10 @@ impl Registry {
                 kind: ProblemKind::Broken,
                 message,
             };
-            let bytes = match read_settings(&s.path) {
+            let bytes = match s.read() {
                 Ok(b) => b,
                 Err(e) => {
-                    problems.push(broken(format!("{}: cannot read settings: {e}", s.path.display())));
+                    problems.push(broken(e.to_string()));
                     continue;
                 }
             };
@@ -193,22 +214,7 @@ impl Registry {
                     continue;
                 }
             }
-            let mut text = match String::from_utf8(bytes) {
-                Ok(t) => t,
-                Err(e) => {
-                    let at = e.utf8_error().valid_up_to();
-                    let line = e.as_bytes()[..at].iter().filter(|b| **b == b'\n').count() + 1;
-                    problems.push(broken(format!(
-                        "{}:{line}: settings are not UTF-8 (bad byte at offset {at})",
-                        s.path.display()
-                    )));
-                    continue;
-                }
-            };
-            if s.kind == SourceKind::Extension {
-                text = expand_extension_path(&s.path, &text);
-            }
-            match settings::parse(&s.path, &text, s.kind) {
+            match s.parse(bytes) {
                 Ok(parsed) => files.push((s.clone(), parsed, true)),
                 Err(e) => problems.push(broken(e.to_string())),
             }
@@ -346,7 +352,7 @@ fn extension_dir(file: &Path) -> &Path {
 /// gemini-cli's `${extensionPath}`: the extension's own folder, so its
 /// hooks can name their scripts wherever it is installed. The path is
 /// escaped as a JSON string body, since it lands inside one.
-pub fn expand_extension_path(file: &Path, text: &str) -> String {
+fn expand_extension_path(file: &Path, text: &str) -> String {
     let dir = extension_dir(file).display().to_string();
     let escaped = serde_json::to_string(&dir).unwrap_or_default();
     text.replace("${extensionPath}", escaped.trim_matches('"'))
