@@ -12,6 +12,14 @@ fn env() -> RunEnv {
     }
 }
 
+/// Hooks running in `dir`, with nothing added to the environment.
+fn env_in(dir: impl Into<std::path::PathBuf>) -> RunEnv {
+    RunEnv {
+        cwd: dir.into(),
+        vars: vec![],
+    }
+}
+
 fn alive(pid: i32) -> bool {
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None).is_ok()
 }
@@ -98,10 +106,7 @@ async fn leaked_pipe_holder_does_not_hold_the_run() {
 #[tokio::test]
 async fn background_work_of_a_finished_hook_goes_on_of_a_timed_out_one_does_not() {
     let dir = tempfile::tempdir().unwrap();
-    let env = RunEnv {
-        cwd: dir.path().to_path_buf(),
-        vars: vec![],
-    };
+    let env = env_in(dir.path());
     let r = Runner::default();
     // gemini-cli's docs archive a plan with `gsutil cp ... &` and exit.
     let c = r
@@ -296,10 +301,7 @@ async fn direct_and_shell_runs_agree() {
     std::fs::set_permissions(d.join("noshebang.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
     std::fs::set_permissions(d.join("notexec.sh"), std::fs::Permissions::from_mode(0o644)).unwrap();
     std::os::unix::fs::symlink(d, d.join("link")).unwrap();
-    let env = RunEnv {
-        cwd: d.join("link"),
-        vars: vec![],
-    };
+    let env = env_in(d.join("link"));
     let corpus = [
         "printf %s hello",
         "true",
