@@ -50,9 +50,9 @@ pub mod serve;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use hookshot_core::input::{SessionFacts, fill_common, for_dialect};
+use hookshot_core::input::{SessionFacts, fill_common};
 pub use hookshot_core::{
     Decision, Dialect, EventKind, FailPolicy, HookDef, HookOutput, HookRecord, MatchTarget, Outcome, SourceKind,
 };
@@ -61,7 +61,7 @@ pub use hookshot_registry::{
     Diagnostic, ProblemKind, Registry, Skipped, Source, SourceProblem, TrustPolicy, TrustStore,
 };
 pub use hookshot_runner::{FixtureModel, Hook, ModelClient, RunnerConfig};
-use hookshot_runner::{HookInput, RunEnv, Runner};
+use hookshot_runner::{PlanRun, RunEnv, Runner};
 pub use nesting::{MAX_DEPTH, PARENT_VAR};
 use serde_json::{Map, Value};
 use tracing::Instrument;
@@ -97,16 +97,6 @@ pub enum Strategy {
 
 /// jcli runs a chain of hooks within 30 seconds in all.
 pub const JCLI_CHAIN_BUDGET: Duration = Duration::from_secs(30);
-
-/// `hook` with its timeout cut to `left` (the rest of a time budget).
-fn within(hook: &Arc<HookDef>, left: Duration) -> Arc<HookDef> {
-    if hook.timeout <= left {
-        return Arc::clone(hook);
-    }
-    let mut h = (**hook).clone();
-    h.timeout = left;
-    Arc::new(h)
-}
 
 /// Builds a [`HookSystem`].
 #[derive(Debug, Default)]
@@ -721,94 +711,44 @@ impl HookSystem {
         // every event.
         let jcli_chain = plan.hooks.iter().all(|h| h.dialect == Dialect::Jcli);
         let budget = self.event_budget.or(jcli_chain.then_some(JCLI_CHAIN_BUDGET));
-        let start = Instant::now();
-        let records = if sequential {
-            let mut records = Vec::with_capacity(plan.hooks.len());
-            for hook in &plan.hooks {
-                let hook = &match budget {
-                    Some(b) => {
-                        let left = b.saturating_sub(start.elapsed());
-                        if left.is_zero() {
-                            let why = format!("was skipped: the event's time budget of {}s was spent", b.as_secs_f64());
-                            records.push(HookRecord::from_answer(Arc::clone(hook), Duration::ZERO, Err(why)));
-                            continue;
-                        }
-                        within(hook, left)
-                    }
-                    None => Arc::clone(hook),
-                };
-                let bytes = if hook.command().is_some() {
-                    input_bytes(event, hook.dialect, input)
-                } else {
-                    Vec::new()
-                };
-                let hi = HookInput {
-                    event,
-                    canonical: input,
-                    bytes: &bytes,
-                };
-                let record = self.traced(hook, hi, &env).await;
-                hookshot_aggregator::chain(event, input, &record.output);
-                let blocked = record.output.decision.is_block();
-                // continue:false ends everything; jcli's stop/skip and
-                // fail-fast end the chain at a block.
-                let ends = record.output.stop
-                    || (blocked && (hook.dialect == Dialect::Jcli || self.strategy == Strategy::FailFast));
-                records.push(record);
-                if ends {
-                    break;
-                }
-            }
-            records
-        } else {
-            // Serialize once per dialect that has a process hook in the plan.
-            let mut by_dialect: Vec<(Dialect, Vec<u8>)> = Vec::new();
-            for h in plan.hooks.iter().filter(|h| h.command().is_some()) {
-                if !by_dialect.iter().any(|(d, _)| *d == h.dialect) {
-                    by_dialect.push((h.dialect, input_bytes(event, h.dialect, input)));
-                }
-            }
-            let canonical: &Map<String, Value> = input;
-            // In parallel the budget is simply every hook's longest run.
-            let hooks: Vec<Arc<HookDef>> = match budget {
-                Some(b) => plan.hooks.iter().map(|h| within(h, b)).collect(),
-                None => plan.hooks,
-            };
-            let runs = hooks.iter().map(|h| {
-                let bytes = by_dialect
-                    .iter()
-                    .find(|(d, _)| *d == h.dialect)
-                    .map_or(&[][..], |(_, b)| b.as_slice());
-                self.traced(
-                    h,
-                    HookInput {
-                        event,
-                        canonical,
-                        bytes,
-                    },
-                    &env,
-                )
-            });
-            futures::future::join_all(runs).await
+        // Observers of skipped tools hear of a tool only once it is blocked.
+        let (skip_observers, hooks): (Vec<_>, Vec<_>) = std::mem::take(&mut plan.hooks)
+            .into_iter()
+            .partition(|h| event == EventKind::BeforeTool && h.observes_skip());
+        let run = PlanRun {
+            event,
+            hooks: &hooks,
+            sequential,
+            fail_fast: self.strategy == Strategy::FailFast,
+            budget,
+            env: &env,
         };
-        hookshot_aggregator::aggregate(event, records)
+        let records = self
+            .runner
+            .run_plan(run, input, |input, output| {
+                hookshot_aggregator::chain(event, input, output)
+            })
+            .await;
+        let mut outcome = hookshot_aggregator::aggregate(event, records);
+        if outcome.is_blocked() && !skip_observers.is_empty() {
+            let run = PlanRun {
+                hooks: &skip_observers,
+                sequential: false,
+                ..run
+            };
+            let told = self.runner.run_plan(run, input, |_, _| {}).await;
+            outcome.warnings.extend(told.iter().filter_map(HookRecord::warning));
+            outcome.records.extend(told);
+        }
+        outcome
     }
-}
 
-impl HookSystem {
-    /// Runs one hook inside a `hook` span that records how it went.
-    async fn traced(&self, hook: &Arc<HookDef>, input: HookInput<'_>, env: &RunEnv) -> HookRecord {
-        let span = tracing::debug_span!("hook", hook = %hook.identity, source = %hook.source);
-        let record = self.runner.run(hook, input, env).instrument(span.clone()).await;
-        let _entered = span.enter();
-        tracing::debug!(
-            duration_ms = record.captured.duration.as_secs_f64() * 1000.0,
-            exit_code = record.captured.exit.code,
-            decision = ?record.output.decision,
-            failure = record.failure.as_deref(),
-            "hook finished"
-        );
-        record
+    /// Ends what outlives single events (persistent hook processes): each
+    /// is given the rest of what it was sent and a moment to finish. Call it
+    /// before the process exits; otherwise they are killed when the system
+    /// is dropped.
+    pub async fn shutdown(&self) {
+        self.runner.shutdown(Duration::from_millis(500)).await;
     }
 }
 
@@ -820,18 +760,4 @@ fn load_warnings(registry: &Registry, builtin_problems: &[String]) -> Vec<String
         .map(|p| p.message.clone())
         .chain(builtin_problems.iter().cloned())
         .collect()
-}
-
-fn input_bytes(event: EventKind, dialect: Dialect, input: &Map<String, Value>) -> Vec<u8> {
-    let shaped = if dialect == Dialect::Gemini {
-        let mut m = input.clone();
-        m.insert(
-            "hook_event_name".into(),
-            Value::String(event.display_in(Dialect::Gemini).into()),
-        );
-        m
-    } else {
-        for_dialect(event, dialect, input)
-    };
-    serde_json::to_vec(&shaped).unwrap_or_else(|_| b"{}".to_vec())
 }

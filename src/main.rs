@@ -392,6 +392,8 @@ async fn run(command: Command) -> Result<u8, Fail> {
                 eprintln!("hookshot: warning: {w}");
             }
             println!("{}", outcome.render(dialect));
+            // Observers were sent this event: let them read it before they go.
+            hooks.shutdown().await;
             if outcome.is_blocked() {
                 eprintln!("{}", outcome.block_reason());
                 return Ok(2);
@@ -412,7 +414,9 @@ async fn run(command: Command) -> Result<u8, Fail> {
             };
             let stdout = std::io::stdout();
             let mut out = stdout.lock();
-            match hookshot::replay::replay(&hooks, &opts, &mut out).await {
+            let ended = hookshot::replay::replay(&hooks, &opts, &mut out).await;
+            hooks.shutdown().await;
+            match ended {
                 Ok(Ending::Completed) | Ok(Ending::Stopped(_)) => Ok(0),
                 Err(ReplayError::Fixture(e)) => {
                     let _ = out.flush();
@@ -650,7 +654,7 @@ fn describe_for_trust(h: &hookshot::HookDef) -> String {
             let mut s = format!(
                 "starts process \"{}\" ({}): {}",
                 process.name,
-                if *observe { "observer" } else { "interceptor" },
+                if observe.is_some() { "observer" } else { "interceptor" },
                 process.argv.join(" ")
             );
             if let Some(d) = &process.dir {

@@ -8,6 +8,7 @@ use std::sync::Mutex;
 use serde::Serialize;
 
 use crate::HookRecord;
+use hookshot_core::FailureKind;
 
 /// Latency buckets: bucket `i` holds runs under 2^(i+1) microseconds
 /// (the last one everything longer), so percentiles are within 2x.
@@ -113,7 +114,7 @@ impl Metrics {
                 &r.hook.identity,
                 r.captured.duration.as_micros() as u64,
                 r.failure.is_some(),
-                r.captured.exit.timed_out,
+                r.failure.as_ref().is_some_and(hookshot_core::Failure::is_timeout),
                 r.output.decision.is_block(),
             );
         }
@@ -150,10 +151,14 @@ impl Metrics {
             for h in v.get("hooks").and_then(|h| h.as_array()).into_iter().flatten() {
                 let ms = h.get("duration_ms").and_then(|d| d.as_f64()).unwrap_or(0.0);
                 let failure = h.get("failure").is_some_and(|f| !f.is_null());
-                let timed_out = h
-                    .get("failure")
-                    .and_then(|f| f.as_str())
-                    .is_some_and(|f| f.contains("timed out"));
+                // Logs written before failures had kinds only say it in words.
+                let timed_out = match h.get("failure_kind").and_then(|k| k.as_str()) {
+                    Some(kind) => kind == FailureKind::Timeout.as_str(),
+                    None => h
+                        .get("failure")
+                        .and_then(|f| f.as_str())
+                        .is_some_and(|f| f.contains("timed out")),
+                };
                 let blocked = h.get("decision").and_then(|d| d.as_str()) == Some("block");
                 let hook = h.get("hook").and_then(|x| x.as_str()).unwrap_or("?");
                 m.add(hook, (ms * 1000.0) as u64, failure, timed_out, blocked);

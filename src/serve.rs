@@ -177,6 +177,7 @@ pub async fn serve(hooks: HookSystem, socket: Option<std::path::PathBuf>) -> std
     );
     let Some(path) = socket else {
         stdio.await;
+        hooks.shutdown().await;
         return Ok(());
     };
     let _ = std::fs::remove_file(&path);
@@ -197,5 +198,6 @@ pub async fn serve(hooks: HookSystem, socket: Option<std::path::PathBuf>) -> std
     // With a socket, the server lives until shutdown even if stdin closes.
     tokio::join!(stdio, accept);
     let _ = std::fs::remove_file(&path);
+    hooks.shutdown().await;
     Ok(())
 }

@@ -524,3 +524,33 @@ fn extension_hooks_load_with_their_own_path_and_need_trust() {
 fn model_says(text: &str) -> Value {
     json!({"method": "generateContentStream", "response": [{"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}}]}]})
 }
+
+#[test]
+fn a_one_shot_fire_delivers_its_notifications_before_it_ends_the_observer() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/integration-tests/scenarios/picoclaw-process-hook/hooks/pico.py"
+    );
+    std::fs::copy(script, dir.path().join("pico.py")).unwrap();
+    // slow_exit takes a while over each notification, as a real observer
+    // writing to a log or a socket does.
+    let settings = json!({"hooks": {"enabled": true, "processes": {"watch": {
+        "command": ["python3", "pico.py", "slow_exit"],
+        "observe": ["agent.tool.exec_start", "agent.tool.exec_end"]}}}});
+    std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
+    let out = fire(
+        dir.path(),
+        "BeforeTool",
+        &json!({"tool_name": "write_file", "tool_input": {"content": "x"}}),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let log = std::fs::read_to_string(dir.path().join("calls.log")).unwrap_or_default();
+    let events: Vec<Value> = log.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    let kinds: Vec<&str> = events
+        .iter()
+        .filter(|e| e["method"] == "hook.runtime_event")
+        .filter_map(|e| e["input"]["kind"].as_str())
+        .collect();
+    assert_eq!(kinds, ["agent.tool.exec_start"], "{log}");
+}

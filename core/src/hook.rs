@@ -136,8 +136,11 @@ pub enum HookAction {
     Persistent {
         /// The process.
         process: ProcessSpec,
-        /// An observer: sent a notification, no answer awaited.
-        observe: bool,
+        /// For an observer, the runtime-event kind it watches (picoclaw's
+        /// `agent.tool.exec_start`, ...): it is sent a `hook.runtime_event`
+        /// notification with that kind, and no answer is awaited. `None`
+        /// for an interceptor, which is asked and answers.
+        observe: Option<String>,
     },
     /// A prompt for a model (jcli `type: llm`, Claude `type: "prompt"`):
     /// the template is rendered with the event's fields and the model's
@@ -227,12 +230,19 @@ impl HookDef {
     /// only watch, so their failures stay warnings. Returns whether the
     /// hook changed.
     pub fn govern(&mut self, policy: FailPolicy) -> bool {
-        let observer = matches!(self.action, HookAction::Persistent { observe: true, .. });
+        let observer = matches!(self.action, HookAction::Persistent { observe: Some(_), .. });
         if policy == FailPolicy::Closed && !observer && self.fail != FailPolicy::Closed {
             self.fail = FailPolicy::Closed;
             return true;
         }
         false
+    }
+
+    /// Whether it observes skipped tools (picoclaw's
+    /// `agent.tool.exec_skipped`): such a hook is registered for BeforeTool
+    /// but told only when the BeforeTool answer blocked the tool.
+    pub fn observes_skip(&self) -> bool {
+        matches!(&self.action, HookAction::Persistent { observe: Some(kind), .. } if kind.ends_with("exec_skipped"))
     }
 
     /// The command line, for command hooks.

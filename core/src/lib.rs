@@ -20,4 +20,4 @@ pub use event::{Dialect, EventKind, MatchTarget};
 pub use hook::{FailPolicy, HookAction, HookDef, MatcherSpec, ProcessSpec, Provenance, SourceKind, main_argument};
 pub use outcome::Outcome;
 pub use output::{Decision, HookOutput, TailToolCall};
-pub use record::{Captured, Exit, HookRecord};
+pub use record::{Captured, Exit, Failure, FailureKind, HookRecord};

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::hook::{FailPolicy, HookDef};
@@ -38,6 +38,76 @@ pub struct Captured {
     pub stderr_truncated: bool,
     /// Wall-clock time of the run.
     pub duration: Duration,
+    /// The time it was allowed (its timeout, or less when the rest of an
+    /// event's budget was shorter).
+    pub limit: Option<Duration>,
+}
+
+/// What kind of failure a run was: metrics count them apart, and the audit
+/// log records the kind beside the message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// It did not finish (or answer) within its timeout.
+    Timeout,
+    /// It could not be started (no such program, no process to talk to).
+    Spawn,
+    /// It ended abnormally: a non-zero exit other than 2, a signal, a panic,
+    /// a persistent process that died mid-call.
+    Crash,
+    /// Its answer was longer than the output cap and was cut.
+    OverCap,
+    /// It answered, but not in a form hookshot can read (a wrong-typed
+    /// verdict, an error response, a non-object result).
+    Protocol,
+    /// It was not run: the event's time budget was spent, or its process is
+    /// waiting out a restart backoff.
+    Skipped,
+}
+
+impl FailureKind {
+    /// The name used in the audit log and in metrics.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailureKind::Timeout => "timeout",
+            FailureKind::Spawn => "spawn",
+            FailureKind::Crash => "crash",
+            FailureKind::OverCap => "over_cap",
+            FailureKind::Protocol => "protocol",
+            FailureKind::Skipped => "skipped",
+        }
+    }
+}
+
+/// Why a run counts as failed: its kind, and the words a person reads
+/// (after the hook's name: "hook x {message}").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Failure {
+    /// What kind of failure.
+    pub kind: FailureKind,
+    /// What happened, in words.
+    pub message: String,
+}
+
+impl Failure {
+    /// A failure of `kind`.
+    pub fn new(kind: FailureKind, message: impl Into<String>) -> Failure {
+        Failure {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// Whether it is a timeout.
+    pub fn is_timeout(&self) -> bool {
+        self.kind == FailureKind::Timeout
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
 }
 
 /// One hook's run, interpreted.
@@ -50,7 +120,7 @@ pub struct HookRecord {
     /// What it answered (default when it failed open).
     pub output: HookOutput,
     /// Why the run counts as failed (shown as a warning naming the hook).
-    pub failure: Option<String>,
+    pub failure: Option<Failure>,
 }
 
 fn parse_object(text: &str) -> Option<serde_json::Map<String, Value>> {
@@ -68,30 +138,29 @@ impl HookRecord {
     pub fn interpret(hook: Arc<HookDef>, captured: Captured) -> HookRecord {
         let exit = &captured.exit;
         let label = hook.label().to_string();
+        let failed = |kind, message: String| (HookOutput::default(), Some(Failure::new(kind, message)));
         let (mut output, failure) = if let Some(err) = &exit.spawn_error {
-            (HookOutput::default(), Some(format!("could not start: {err}")))
+            failed(FailureKind::Spawn, format!("could not start: {err}"))
         } else if exit.timed_out {
             // Milliseconds are the resolution anyone set a timeout in.
-            let secs = (hook.timeout.as_secs_f64() * 1000.0).round() / 1000.0;
-            (
-                HookOutput::default(),
-                Some(format!("timed out after {secs}s and was killed")),
-            )
+            let limit = captured.limit.unwrap_or(hook.timeout);
+            let secs = (limit.as_secs_f64() * 1000.0).round() / 1000.0;
+            failed(FailureKind::Timeout, format!("timed out after {secs}s and was killed"))
         } else if let Some(sig) = exit.signal {
-            (HookOutput::default(), Some(format!("killed by signal {sig}")))
+            failed(FailureKind::Crash, format!("killed by signal {sig}"))
         } else {
             match exit.code {
                 // A cut answer may have lost its verdict: never read it.
-                Some(0) if captured.stdout_truncated => (
-                    HookOutput::default(),
-                    Some(format!(
+                Some(0) if captured.stdout_truncated => failed(
+                    FailureKind::OverCap,
+                    format!(
                         "printed more than the output cap ({} bytes kept); its answer was cut and is ignored",
                         captured.stdout.len()
-                    )),
+                    ),
                 ),
                 Some(0) => match read_success(&captured.stdout) {
                     Ok(out) => (out, None),
-                    Err(why) => (HookOutput::default(), Some(why)),
+                    Err(why) => failed(FailureKind::Protocol, why),
                 },
                 Some(2) => (read_block(&captured, &label), None),
                 Some(code) => {
@@ -99,9 +168,9 @@ impl HookRecord {
                         .or_else(|| first_line(&captured.stdout))
                         .map(|l| format!(": {l}"))
                         .unwrap_or_default();
-                    (HookOutput::default(), Some(format!("exited with code {code}{detail}")))
+                    failed(FailureKind::Crash, format!("exited with code {code}{detail}"))
                 }
-                None => (HookOutput::default(), Some("ended without an exit status".into())),
+                None => failed(FailureKind::Crash, "ended without an exit status".into()),
             }
         };
         if let Some(f) = &failure {
@@ -118,7 +187,7 @@ impl HookRecord {
     /// The record of a hook that answered without a process of its own (an
     /// in-process hook, or a persistent process over JSON-RPC): its answer
     /// or why it failed, under the same fail-open/closed policy.
-    pub fn from_answer(hook: Arc<HookDef>, duration: Duration, answer: Result<HookOutput, String>) -> HookRecord {
+    pub fn from_answer(hook: Arc<HookDef>, duration: Duration, answer: Result<HookOutput, Failure>) -> HookRecord {
         let captured = Captured {
             duration,
             ..Captured::default()
@@ -150,7 +219,7 @@ impl HookRecord {
 }
 
 /// A failed hook blocks only under a fail-closed policy.
-fn fail_closed(hook: &HookDef, failure: &str, output: &mut HookOutput) {
+fn fail_closed(hook: &HookDef, failure: &Failure, output: &mut HookOutput) {
     if hook.fail == FailPolicy::Closed {
         output.decision = Decision::Block;
         output.reason = Some(format!(
@@ -274,12 +343,16 @@ mod tests {
             ..Captured::default()
         };
         let r = HookRecord::interpret(hook(FailPolicy::Closed), c.clone());
-        assert!(r.failure.as_deref().unwrap().contains("output cap"));
+        let f = r.failure.unwrap();
+        assert!(f.message.contains("output cap"));
+        assert_eq!(f.kind, FailureKind::OverCap);
         assert_eq!(r.output.decision, Decision::Block);
         c.stdout_truncated = false;
         c.stdout = r#"{"decision": 1}"#.into();
         let r = HookRecord::interpret(hook(FailPolicy::Open), c);
-        assert!(r.failure.as_deref().unwrap().contains("invalid \"decision\""));
+        let f = r.failure.unwrap();
+        assert!(f.message.contains("invalid \"decision\""));
+        assert_eq!(f.kind, FailureKind::Protocol);
         assert_eq!(r.output.decision, Decision::Undecided);
     }
 

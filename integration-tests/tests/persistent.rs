@@ -8,6 +8,11 @@ use hookshot_integration_tests::Project;
 use serde_json::{Map, Value, json};
 
 fn pico(mode: &str, intercept: &[&str]) -> (Project, HookSystem) {
+    pico_with(mode, json!({"intercept": intercept}))
+}
+
+/// The pico process in `mode`, with `extra` keys in its process entry.
+fn pico_with(mode: &str, extra: Value) -> (Project, HookSystem) {
     let p = Project::new(&json!({}));
     let script = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -15,16 +20,33 @@ fn pico(mode: &str, intercept: &[&str]) -> (Project, HookSystem) {
     );
     std::fs::create_dir(p.path().join(".hooks")).unwrap();
     std::fs::copy(script, p.path().join(".hooks/pico.py")).unwrap();
-    let settings = json!({"hooks": {"enabled": true,
-        "defaults": {"interceptor_timeout_ms": 2000, "approval_timeout_ms": 2000},
-        "processes": {"pico": {"command": ["python3", ".hooks/pico.py", mode], "intercept": intercept}}}});
-    std::fs::write(p.path().join("settings.json"), settings.to_string()).unwrap();
+    write_settings(&p, mode, extra);
     let h = HookSystem::builder()
         .settings(p.path().join("settings.json"))
         .workdir(p.path())
         .build()
         .unwrap();
     (p, h)
+}
+
+fn write_settings(p: &Project, mode: &str, extra: Value) {
+    let mut process = json!({"command": ["python3", ".hooks/pico.py", mode]});
+    process
+        .as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    let settings = json!({"hooks": {"enabled": true,
+        "defaults": {"interceptor_timeout_ms": 2000, "approval_timeout_ms": 2000, "observer_timeout_ms": 300},
+        "processes": {"pico": process}}});
+    std::fs::write(p.path().join("settings.json"), settings.to_string()).unwrap();
+}
+
+fn log_entries(p: &Project) -> Vec<Value> {
+    std::fs::read_to_string(p.path().join(".hooks/calls.log"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
 }
 
 fn call(tool: &str, content: &str) -> Map<String, Value> {
@@ -142,4 +164,123 @@ async fn ten_megabyte_lines_are_skipped_not_fatal() {
     assert_eq!(o.block_reason(), "pico denies this call", "{:?}", o.warnings);
     let o = fire(&h, EventKind::BeforeTool, call("write_file", "ok")).await;
     assert!(!o.is_blocked());
+}
+
+#[tokio::test]
+async fn observers_get_runtime_events_with_the_kind_they_asked_for() {
+    let (p, h) = pico_with(
+        "normal",
+        json!({"observe": ["agent.tool.exec_start", "agent.tool.exec_skipped"], "intercept": ["before_tool"]}),
+    );
+    let o = fire(&h, EventKind::BeforeTool, call("write_file", "fine")).await;
+    assert!(!o.is_blocked() && o.warnings.is_empty(), "{:?}", o.warnings);
+    let o = fire(&h, EventKind::BeforeTool, call("write_file", "deny this")).await;
+    assert!(o.is_blocked());
+    h.shutdown().await;
+    let kinds: Vec<(String, String)> = log_entries(&p)
+        .iter()
+        .filter(|e| e["method"] == "hook.runtime_event")
+        .map(|e| {
+            (
+                e["input"]["kind"].as_str().unwrap_or("").to_string(),
+                e["input"]["payload"]["arguments"]["content"]
+                    .as_str()
+                    .unwrap_or("")
+                    .to_string(),
+            )
+        })
+        .collect();
+    let kinds: Vec<(&str, &str)> = kinds.iter().map(|(k, c)| (k.as_str(), c.as_str())).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("agent.tool.exec_start", "fine"),
+            ("agent.tool.exec_start", "deny this"),
+            ("agent.tool.exec_skipped", "deny this"),
+        ],
+        "a skipped tool is reported once, only when the tool was blocked"
+    );
+    assert_eq!(log_lines(&p, "hook.event"), 0, "the legacy notification is gone");
+}
+
+#[tokio::test]
+async fn an_observer_that_stops_reading_cannot_hang_six_hundred_events() {
+    let (p, h) = pico_with("deaf", json!({"observe": ["agent.tool.exec_start"]}));
+    let h = std::sync::Arc::new(h);
+    let big = "x".repeat(2000);
+    let start = Instant::now();
+    let events = (0..600).map(|_| {
+        let h = std::sync::Arc::clone(&h);
+        let input = call("write_file", &big);
+        tokio::spawn(async move { h.fire(EventKind::BeforeTool, input).await })
+    });
+    let outcomes = tokio::time::timeout(Duration::from_secs(30), futures::future::join_all(events))
+        .await
+        .expect("events hung behind an observer that stopped reading");
+    assert_eq!(outcomes.len(), 600);
+    let warned = outcomes
+        .iter()
+        .map(|o| o.as_ref().unwrap())
+        .filter(|o| o.warnings.iter().any(|w| w.contains("stopped reading its input")))
+        .count();
+    assert!(warned > 0, "the wedged observer was never reported");
+    assert!(
+        outcomes.iter().all(|o| !o.as_ref().unwrap().is_blocked()),
+        "an observer's failure never blocks"
+    );
+    assert!(start.elapsed() < Duration::from_secs(30));
+    // It was killed and a new one started once its backoff passed.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    fire(&h, EventKind::BeforeTool, call("write_file", "again")).await;
+    assert!(log_lines(&p, "hook.hello") >= 2, "the wedged process was not restarted");
+}
+
+#[tokio::test]
+async fn a_process_that_stops_answering_is_killed_and_restarted() {
+    let (p, h) = pico_with("mute", json!({"intercept": ["before_tool"]}));
+    let mut last = None;
+    for _ in 0..3 {
+        last = Some(fire(&h, EventKind::BeforeTool, call("write_file", "deny this")).await);
+    }
+    let o = last.unwrap();
+    assert!(!o.is_blocked(), "an interceptor fails open");
+    assert!(o.warnings[0].contains("3 requests in a row"), "{:?}", o.warnings);
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    fire(&h, EventKind::BeforeTool, call("write_file", "ok")).await;
+    assert_eq!(log_lines(&p, "hook.hello"), 2, "killed once, started again once");
+}
+
+#[tokio::test]
+async fn a_reload_that_changes_a_process_restarts_it() {
+    let (p, mut h) = pico_with(
+        "normal",
+        json!({"intercept": ["before_tool"], "env": {"PICO_TAG": "one"}}),
+    );
+    fire(&h, EventKind::BeforeTool, call("write_file", "a")).await;
+    write_settings(
+        &p,
+        "normal",
+        json!({"intercept": ["before_tool"], "env": {"PICO_TAG": "two"}}),
+    );
+    h.reload().unwrap();
+    fire(&h, EventKind::BeforeTool, call("write_file", "b")).await;
+    let tags: Vec<(String, String)> = log_entries(&p)
+        .iter()
+        .map(|e| {
+            (
+                e["method"].as_str().unwrap_or("").to_string(),
+                e["tag"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    let tags: Vec<(&str, &str)> = tags.iter().map(|(m, t)| (m.as_str(), t.as_str())).collect();
+    assert_eq!(
+        tags,
+        [
+            ("hook.hello", "one"),
+            ("hook.before_tool", "one"),
+            ("hook.hello", "two"),
+            ("hook.before_tool", "two"),
+        ]
+    );
 }

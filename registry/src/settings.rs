@@ -854,33 +854,36 @@ impl Parser<'_> {
                 modes,
             };
             let enabled = spec.get("enabled").and_then(Value::as_bool).unwrap_or(true);
-            let add =
-                |me: &mut Self, event: EventKind, observe: bool, timeout_ms: u64, fail: FailPolicy, at: String| {
-                    if enabled {
-                        me.out.hooks.push(HookDef {
-                            identity: format!(
-                                "process:{name}:{}:{}",
-                                event.canonical_name(),
-                                if observe { "observe" } else { "intercept" }
-                            ),
-                            name: Some(name.clone()),
-                            event,
-                            dialect: Dialect::Picoclaw,
-                            matcher: MatcherSpec::Any,
-                            model_prefix: None,
-                            action: HookAction::Persistent {
-                                process: process.clone(),
-                                observe,
-                            },
-                            timeout: Duration::from_millis(timeout_ms),
-                            sequential: false,
-                            fail,
-                            retry: 0,
-                            source: me.source,
-                            provenance: me.at(&at, false),
-                        });
-                    }
-                };
+            let add = |me: &mut Self,
+                       event: EventKind,
+                       observe: Option<&String>,
+                       timeout_ms: u64,
+                       fail: FailPolicy,
+                       at: String| {
+                if enabled {
+                    me.out.hooks.push(HookDef {
+                        identity: match observe {
+                            Some(kind) => format!("process:{name}:{}:observe:{kind}", event.canonical_name()),
+                            None => format!("process:{name}:{}:intercept", event.canonical_name()),
+                        },
+                        name: Some(name.clone()),
+                        event,
+                        dialect: Dialect::Picoclaw,
+                        matcher: MatcherSpec::Any,
+                        model_prefix: None,
+                        action: HookAction::Persistent {
+                            process: process.clone(),
+                            observe: observe.cloned(),
+                        },
+                        timeout: Duration::from_millis(timeout_ms),
+                        sequential: false,
+                        fail,
+                        retry: 0,
+                        source: me.source,
+                        provenance: me.at(&at, false),
+                    });
+                }
+            };
             for (i, point) in intercept.iter().enumerate() {
                 let at = format!("{ptr}/intercept/{i}");
                 match EventKind::parse(point) {
@@ -892,7 +895,7 @@ impl Parser<'_> {
                         } else {
                             (timeouts[1].1, FailPolicy::Open)
                         };
-                        add(self, event, false, t, fail, at);
+                        add(self, event, None, t, fail, at);
                     }
                     _ => {
                         let points = ["before_llm", "after_llm", "before_tool", "after_tool", "approve_tool"];
@@ -906,19 +909,24 @@ impl Parser<'_> {
             for (i, kind) in observe.iter().enumerate() {
                 let at = format!("{ptr}/observe/{i}");
                 let short = kind.trim_start_matches("agent.").replace('.', "_");
-                let event = match short.as_str() {
-                    "turn_start" => Some(EventKind::BeforeAgent),
-                    "turn_end" => Some(EventKind::AfterAgent),
-                    "llm_request" => Some(EventKind::BeforeModel),
-                    "llm_response" => Some(EventKind::AfterModel),
-                    "tool_exec_start" => Some(EventKind::BeforeTool),
-                    "tool_exec_end" | "tool_exec_skipped" => Some(EventKind::AfterTool),
-                    "session_start" => Some(EventKind::SessionStart),
-                    "session_end" => Some(EventKind::SessionEnd),
-                    _ => None,
+                // A skipped tool is one a BeforeTool hook blocked: its
+                // observers are told once the BeforeTool answer is known.
+                let events: &[EventKind] = match short.as_str() {
+                    "turn_start" => &[EventKind::BeforeAgent],
+                    "turn_end" => &[EventKind::AfterAgent],
+                    "llm_request" => &[EventKind::BeforeModel],
+                    "llm_response" => &[EventKind::AfterModel],
+                    "tool_exec_start" | "tool_exec_skipped" => &[EventKind::BeforeTool],
+                    "tool_exec_end" => &[EventKind::AfterTool, EventKind::AfterToolFailure],
+                    "session_start" => &[EventKind::SessionStart],
+                    "session_end" => &[EventKind::SessionEnd],
+                    _ => &[],
                 };
-                match event {
-                    Some(e) => add(self, e, true, timeouts[0].1, FailPolicy::Open, at),
+                for e in events {
+                    add(self, *e, Some(kind), timeouts[0].1, FailPolicy::Open, at.clone());
+                }
+                match events.first() {
+                    Some(_) => {}
                     None => self.warn(
                         &at,
                         format!("hookshot has no event for \"{kind}\"; it will not be observed"),

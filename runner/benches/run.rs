@@ -124,7 +124,7 @@ fn bench(c: &mut Criterion) {
             env: vec![],
             modes: vec!["tool".into()],
         },
-        observe: false,
+        observe: None,
     });
 
     let mut g = c.benchmark_group("runner");

@@ -46,12 +46,6 @@ impl OwnedGroup {
         }
     }
 
-    /// Whether any process of the group is still alive (and it is ours).
-    pub(crate) fn alive(&self) -> bool {
-        self.0
-            .is_some_and(|id| owned().contains(&id) && killpg(Pid::from_raw(id), None).is_ok())
-    }
-
     /// Gives the group up without signalling it.
     pub(crate) fn release(mut self) {
         if let Some(id) = self.0.take() {

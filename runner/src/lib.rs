@@ -13,21 +13,26 @@
 mod groups;
 pub mod llm;
 mod persistent;
+mod plan;
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::time::Instant;
 
 use groups::OwnedGroup;
 pub use groups::terminate_all;
 use hookshot_core::input::for_dialect;
-use hookshot_core::{Captured, Dialect, EventKind, Exit, HookAction, HookDef, HookOutput, HookRecord, ProcessSpec};
+use hookshot_core::{
+    Captured, Dialect, EventKind, Exit, Failure, FailureKind, HookAction, HookDef, HookOutput, HookRecord, ProcessSpec,
+};
 pub use llm::{FixtureModel, ModelClient};
 use nix::sys::signal::Signal;
 pub use persistent::ProcessPool;
+pub use plan::{PlanRun, input_bytes};
 use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command;
@@ -60,6 +65,11 @@ impl Default for RunnerConfig {
             max_concurrency: cpus * 4,
         }
     }
+}
+
+/// Seconds, to the millisecond, as people read them in messages.
+pub(crate) fn secs(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1000.0).round() / 1000.0
 }
 
 /// Reads one line into `buf`, keeping at most `cap` bytes: `None` at the
@@ -297,6 +307,12 @@ impl Runner {
         Arc::make_mut(&mut self.in_process).insert(name.into(), hook);
     }
 
+    /// Ends the persistent processes: each gets the end of its input and
+    /// `grace` to finish what it was sent, then its group is killed.
+    pub async fn shutdown(&self, grace: Duration) {
+        self.processes.shutdown(grace).await;
+    }
+
     /// The configuration.
     pub fn config(&self) -> &RunnerConfig {
         &self.config
@@ -313,31 +329,35 @@ impl Runner {
                         .map(|s| s.to_string())
                         .or_else(|| p.downcast_ref::<String>().cloned())
                         .unwrap_or_else(|| "unknown panic".into());
-                    format!("panicked: {msg}")
+                    Failure::new(FailureKind::Crash, format!("panicked: {msg}"))
                 })
             }
-            None => Err(format!("is not registered (no in-process hook named \"{name}\")")),
+            None => Err(Failure::new(
+                FailureKind::Spawn,
+                format!("is not registered (no in-process hook named \"{name}\")"),
+            )),
         };
         HookRecord::from_answer(Arc::clone(hook), start.elapsed(), answer)
     }
 
     /// Asks a persistent process (picoclaw's JSON-RPC): `hook.<point>` for
-    /// interceptors, a `hook.event` notification for observers.
+    /// interceptors, a `hook.runtime_event` notification for observers.
     async fn run_persistent(
         &self,
         hook: &Arc<HookDef>,
         process: &ProcessSpec,
-        observe: bool,
+        observe: Option<&str>,
         input: HookInput<'_>,
         env: &RunEnv,
+        deadline: Instant,
     ) -> HookRecord {
         let start = Instant::now();
         let params = Value::Object(for_dialect(input.event, Dialect::Picoclaw, input.canonical));
-        let answer = if observe {
-            let kind = input.event.canonical_name();
-            let note = serde_json::json!({"Kind": kind, "Meta": params.get("meta"), "Payload": params});
+        let timeout = deadline.saturating_duration_since(start);
+        let answer = if let Some(kind) = observe {
+            let note = persistent::runtime_event(kind, params);
             self.processes
-                .notify(process, &env.cwd, "hook.event", note)
+                .notify(process, &env.cwd, note, timeout)
                 .await
                 .map(|()| HookOutput::default())
         } else {
@@ -348,12 +368,17 @@ impl Runner {
             let method = format!("hook.{point}");
             match self
                 .processes
-                .request(process, &env.cwd, &method, params, hook.timeout)
+                .request(process, &env.cwd, &method, params, timeout)
                 .await
             {
-                Ok(Value::Object(m)) => HookOutput::from_json_checked(&m),
+                Ok(Value::Object(m)) => {
+                    HookOutput::from_json_checked(&m).map_err(|e| Failure::new(FailureKind::Protocol, e))
+                }
                 Ok(Value::Null) => Ok(HookOutput::default()),
-                Ok(other) => Err(format!("answered {method} with a non-object result: {other}")),
+                Ok(other) => Err(Failure::new(
+                    FailureKind::Protocol,
+                    format!("answered {method} with a non-object result: {other}"),
+                )),
                 Err(e) => Err(e),
             }
         };
@@ -361,27 +386,39 @@ impl Runner {
     }
 
     /// Asks the model client, retrying failed attempts (no answer in time,
-    /// no JSON object) as the hook's `retry` says.
+    /// no JSON object) as the hook's `retry` says, all within `deadline`.
     async fn run_llm(
         &self,
         hook: &Arc<HookDef>,
         template: &str,
         model: Option<&str>,
         input: HookInput<'_>,
+        deadline: Instant,
     ) -> HookRecord {
         let start = Instant::now();
         let prompt = llm::render(template, input.event, input.canonical);
+        let Some(client) = &self.model else {
+            let why = "has no model client to ask (configure one, e.g. --hook-model FIXTURE)";
+            return HookRecord::from_answer(
+                Arc::clone(hook),
+                start.elapsed(),
+                Err(Failure::new(FailureKind::Spawn, why)),
+            );
+        };
         let mut attempt = 0;
         let answer = loop {
-            let result = match &self.model {
-                None => Err("has no model client to ask (configure one, e.g. --hook-model FIXTURE)".to_string()),
-                Some(client) => match tokio::time::timeout(hook.timeout, client.complete(&prompt, model)).await {
-                    Ok(Ok(text)) => llm::extract_json(&text).and_then(|m| HookOutput::from_json_checked(&m)),
-                    Ok(Err(e)) => Err(format!("model call failed: {e}")),
-                    Err(_) => Err(format!("model did not answer within {}s", hook.timeout.as_secs_f64())),
-                },
+            let left = deadline.saturating_duration_since(Instant::now());
+            let result = match tokio::time::timeout(left, client.complete(&prompt, model)).await {
+                Ok(Ok(text)) => llm::extract_json(&text)
+                    .and_then(|m| HookOutput::from_json_checked(&m))
+                    .map_err(|e| Failure::new(FailureKind::Protocol, e)),
+                Ok(Err(e)) => Err(Failure::new(FailureKind::Crash, format!("model call failed: {e}"))),
+                Err(_) => Err(Failure::new(
+                    FailureKind::Timeout,
+                    format!("model did not answer within {}s", secs(start.elapsed())),
+                )),
             };
-            if result.is_ok() || attempt >= hook.retry || self.model.is_none() {
+            if result.is_ok() || attempt >= hook.retry || Instant::now() >= deadline {
                 break result;
             }
             attempt += 1;
@@ -389,29 +426,52 @@ impl Runner {
         HookRecord::from_answer(Arc::clone(hook), start.elapsed(), answer)
     }
 
-    /// Runs `hook` and interprets the result, retrying failed runs as the
-    /// hook's `retry` asks (with exponential backoff).
+    /// Runs `hook` within its timeout and interprets the result.
     pub async fn run(&self, hook: &Arc<HookDef>, input: HookInput<'_>, env: &RunEnv) -> HookRecord {
+        self.run_until(hook, input, env, Instant::now() + hook.timeout).await
+    }
+
+    /// Runs `hook` and interprets the result, retrying failed runs as the
+    /// hook's `retry` asks (with exponential backoff). Every attempt and
+    /// every pause between them ends by the hook's own timeout or
+    /// `deadline`, whichever comes first: a retry never stretches a budget.
+    pub async fn run_until(
+        &self,
+        hook: &Arc<HookDef>,
+        input: HookInput<'_>,
+        env: &RunEnv,
+        deadline: Instant,
+    ) -> HookRecord {
+        let deadline = deadline.min(Instant::now() + hook.timeout);
         let command = match &hook.action {
             HookAction::InProcess { name } => return self.run_in_process(hook, name, input),
             HookAction::Persistent { process, observe } => {
-                return self.run_persistent(hook, process, *observe, input, env).await;
+                return self
+                    .run_persistent(hook, process, observe.as_deref(), input, env, deadline)
+                    .await;
             }
-            HookAction::Llm { prompt, model } => return self.run_llm(hook, prompt, model.as_deref(), input).await,
+            HookAction::Llm { prompt, model } => {
+                return self.run_llm(hook, prompt, model.as_deref(), input, deadline).await;
+            }
             HookAction::Command { command } => command,
         };
+        let start = Instant::now();
         let mut attempt = 0;
         loop {
             let captured = {
-                let _permit = self.permits.acquire().await.ok();
-                self.run_command(command, hook.timeout, input.bytes, env).await
+                let _permit = tokio::time::timeout_at(deadline, self.permits.acquire()).await;
+                let left = deadline.saturating_duration_since(Instant::now());
+                self.run_command(command, left, input.bytes, env).await
             };
-            let record = HookRecord::interpret(Arc::clone(hook), captured);
-            if record.failure.is_none() || attempt >= hook.retry {
+            let mut record = HookRecord::interpret(Arc::clone(hook), captured);
+            let pause = Duration::from_millis(100 << (attempt + 1).min(6));
+            if record.failure.is_none() || attempt >= hook.retry || Instant::now() + pause >= deadline {
+                // Several attempts took the time of all of them.
+                record.captured.duration = start.elapsed();
                 return record;
             }
             attempt += 1;
-            tokio::time::sleep(Duration::from_millis(100 << attempt.min(6))).await;
+            tokio::time::sleep(pause).await;
         }
     }
 
@@ -560,6 +620,7 @@ impl Runner {
             stdout_truncated,
             stderr_truncated,
             duration: start.elapsed(),
+            limit: Some(timeout),
         }
     }
 }

@@ -5,70 +5,143 @@
 //! deadline bounds the handshake; `ok: false` or another protocol version
 //! refuses it). Requests carry increasing ids and are multiplexed: many
 //! events may be in flight at once, and each answer is routed to its caller
-//! by id; answers with unknown ids are ignored. Observers get notifications
-//! (no id, no answer). A line longer than the cap is skipped, not fatal. If
-//! the process dies, every pending request fails at once (and each hook's
-//! policy decides: interceptors open, approvers closed); the next request
-//! restarts it after an exponential backoff (100 ms doubling, capped at
-//! 30 s). Dropping the pool closes each process's stdin, waits briefly and
-//! kills its process group.
+//! by id; answers with unknown ids are ignored. Observers get
+//! `hook.runtime_event` notifications (no id, no answer). A line longer than
+//! the cap is skipped, not fatal.
+//!
+//! Every wait is bounded by the call's timeout: handing a line to the
+//! process, and the answer. A process that does not take its input in time,
+//! or leaves [`WEDGED_AFTER`] requests in a row unanswered, is wedged: it is
+//! killed, every call waiting on it fails at once (and each hook's policy
+//! decides: observers and interceptors open, approvers closed), and the next
+//! call restarts it after an exponential backoff (100 ms doubling, capped at
+//! 30 s). A process whose command, arguments, directory or environment
+//! changed (a reload) is replaced by a new one.
+//!
+//! Shutting down closes each process's stdin (a well-behaved hook reads what
+//! is left, then exits on end of input), waits out a grace period, and kills
+//! what remains of its process group.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::time::Instant;
 
 use crate::groups::OwnedGroup;
-use hookshot_core::ProcessSpec;
+use hookshot_core::{Failure, FailureKind, ProcessSpec};
 use serde_json::{Value, json};
 use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::process::Command;
-use tokio::sync::{Mutex, mpsc, oneshot};
+use tokio::sync::{Mutex, Notify, mpsc, oneshot};
 
 /// Longest line read from a hook process; longer ones are skipped.
 pub const MAX_LINE: usize = 4 << 20;
 /// How long a process has to answer `hook.hello`.
 pub const HELLO_TIMEOUT: Duration = Duration::from_secs(5);
+/// Requests in a row left unanswered within their timeouts after which a
+/// process counts as wedged and is restarted.
+pub const WEDGED_AFTER: u32 = 3;
+/// Lines waiting to be written to one process.
+const QUEUE: usize = 256;
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
+/// How long a process has to exit after its stdin was closed.
+const CLOSE_GRACE: Duration = Duration::from_millis(300);
 
-type Pending = Arc<StdMutex<HashMap<u64, oneshot::Sender<Result<Value, String>>>>>;
+type Pending = Arc<StdMutex<HashMap<u64, oneshot::Sender<Result<Value, Failure>>>>>;
+
+/// What the writer task is asked to do.
+#[derive(Debug)]
+enum ToProcess {
+    /// Write this line; say so on the sender once it is in the pipe.
+    Line(String, Option<oneshot::Sender<()>>),
+    /// Close stdin: no more input.
+    Close,
+}
+
+/// How a running process ends: the reader task owns the process and its
+/// group and ends both when told to (or when stdout ends).
+#[derive(Debug, Default)]
+struct Ending {
+    /// Why it is being killed, once it is.
+    why: StdMutex<Option<String>>,
+    kill: Notify,
+    /// When the reader saw stdout end or killed it; the restart backoff
+    /// counts from then.
+    died_at: StdMutex<Option<Instant>>,
+}
+
+impl Ending {
+    fn kill(&self, why: &str) {
+        if let Ok(mut w) = self.why.lock()
+            && w.is_none()
+        {
+            *w = Some(why.to_string());
+        }
+        // notify_one keeps the wake-up for a reader not waiting yet.
+        self.kill.notify_one();
+    }
+
+    fn died_at(&self) -> Option<Instant> {
+        self.died_at.lock().ok().and_then(|d| *d)
+    }
+}
 
 /// The way to talk to a running process; cheap to clone for each request.
 #[derive(Debug, Clone)]
 struct Conn {
-    lines: mpsc::Sender<String>,
+    lines: mpsc::Sender<ToProcess>,
     pending: Pending,
-    /// When the reader saw stdout end (the process is gone or closing); the
-    /// restart backoff counts from then.
-    died_at: Arc<StdMutex<Option<Instant>>>,
+    ending: Arc<Ending>,
+    /// Requests in a row that timed out; any answer resets it.
+    unanswered: Arc<AtomicU32>,
 }
 
-/// A running process: its connection and its process group.
+impl Conn {
+    /// Hands `line` to the writer by `deadline`; with `ack`, also waits
+    /// until it is written into the pipe. A process that does not take its
+    /// input in time is wedged and is killed.
+    async fn send(&self, line: String, ack: bool, deadline: Instant) -> Result<(), Failure> {
+        let (tx, rx) = oneshot::channel();
+        let sent = tokio::time::timeout_at(deadline, self.lines.send(ToProcess::Line(line, ack.then_some(tx)))).await;
+        let written = match sent {
+            Ok(Ok(())) if ack => tokio::time::timeout_at(deadline, rx).await.map(|r| r.is_ok()),
+            Ok(Ok(())) => Ok(true),
+            Ok(Err(_)) => Ok(false),
+            Err(e) => Err(e),
+        };
+        match written {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(Failure::new(FailureKind::Crash, "the hook process is not running")),
+            Err(_) => {
+                let why = "stopped reading its input and was killed (it will be restarted)";
+                self.ending.kill(why);
+                Err(Failure::new(FailureKind::Timeout, why))
+            }
+        }
+    }
+}
+
+/// A running process, as its slot holds it.
 #[derive(Debug)]
 struct Live {
     conn: Conn,
-    group: Option<OwnedGroup>,
 }
 
 impl Drop for Live {
-    /// Closes stdin (a well-behaved hook exits on EOF; requests still in
-    /// flight hold their own sender), gives it a moment, then kills what is
-    /// left of its group. The waiting happens on a thread of its own: a
+    /// Closes stdin (requests still in flight hold their own sender, but
+    /// the writer stops at `Close`), and kills the process if it has not
+    /// gone after a grace period. The timer runs on a thread of its own: a
     /// drop on the runtime must never stall the other events.
     fn drop(&mut self) {
-        let (tx, _) = mpsc::channel(1);
-        drop(std::mem::replace(&mut self.conn.lines, tx));
-        if let Some(group) = self.group.take() {
-            std::thread::spawn(move || {
-                let deadline = Instant::now() + Duration::from_millis(300);
-                while group.alive() && Instant::now() < deadline {
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-                drop(group);
-            });
-        }
+        let _ = self.conn.lines.try_send(ToProcess::Close);
+        let ending = Arc::clone(&self.conn.ending);
+        std::thread::spawn(move || {
+            std::thread::sleep(CLOSE_GRACE);
+            ending.kill("was stopped");
+        });
     }
 }
 
@@ -94,17 +167,31 @@ pub struct ProcessPool {
     procs: StdMutex<HashMap<String, Arc<Proc>>>,
 }
 
-fn fail_all(pending: &Pending, why: &str) {
+fn fail_all(pending: &Pending, why: &Failure) {
     let waiting: Vec<_> = pending.lock().map(|mut p| p.drain().collect()).unwrap_or_default();
     for (_, tx) in waiting {
-        let _ = tx.send(Err(why.to_string()));
+        let _ = tx.send(Err(why.clone()));
     }
 }
 
+/// The `hook.runtime_event` notification picoclaw sends observers (seed
+/// 001): the kind the observer subscribed to, the session, and the event's
+/// fields in picoclaw's words.
+pub fn runtime_event(kind: &str, params: Value) -> Value {
+    let session = params.get("session_id").cloned().unwrap_or(Value::Null);
+    json!({"kind": kind, "meta": {"session_key": session}, "payload": params})
+}
+
+fn spawn_failure(program: &str, e: impl std::fmt::Display) -> Failure {
+    Failure::new(FailureKind::Spawn, format!("could not start {program}: {e}"))
+}
+
 impl Proc {
-    fn start(&self) -> Result<Live, String> {
+    fn start(&self) -> Result<Live, Failure> {
         let argv = &self.spec.argv;
-        let program = argv.first().ok_or("empty command")?;
+        let program = argv
+            .first()
+            .ok_or_else(|| spawn_failure("the process", "empty command"))?;
         let mut cmd = Command::new(program);
         cmd.args(&argv[1..])
             .current_dir(&self.cwd)
@@ -114,28 +201,45 @@ impl Proc {
             .stderr(Stdio::null())
             .process_group(0)
             .kill_on_drop(true);
-        let mut child = cmd.spawn().map_err(|e| format!("could not start {program}: {e}"))?;
-        let group = OwnedGroup::new(Some(child.id().ok_or("exited at once")?));
-        let mut stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (lines, mut rx) = mpsc::channel::<String>(256);
+        let mut child = cmd.spawn().map_err(|e| spawn_failure(program, e))?;
+        let group = OwnedGroup::new(Some(
+            child.id().ok_or_else(|| spawn_failure(program, "exited at once"))?,
+        ));
+        let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err(spawn_failure(program, "no pipes"));
+        };
+        let (lines, mut rx) = mpsc::channel::<ToProcess>(QUEUE);
         let pending: Pending = Arc::default();
-        let died_at: Arc<StdMutex<Option<Instant>>> = Arc::default();
+        let ending: Arc<Ending> = Arc::default();
+        let unanswered: Arc<AtomicU32> = Arc::default();
 
         tokio::spawn(async move {
-            while let Some(line) = rx.recv().await {
+            while let Some(msg) = rx.recv().await {
+                let ToProcess::Line(line, ack) = msg else { break };
                 if stdin.write_all(line.as_bytes()).await.is_err() || stdin.flush().await.is_err() {
                     break;
                 }
+                if let Some(ack) = ack {
+                    let _ = ack.send(());
+                }
             }
         });
-        let (p, d, name) = (Arc::clone(&pending), Arc::clone(&died_at), self.spec.name.clone());
+        let (p, e, u, name) = (
+            Arc::clone(&pending),
+            Arc::clone(&ending),
+            Arc::clone(&unanswered),
+            self.spec.name.clone(),
+        );
         tokio::spawn(async move {
             let mut reader = BufReader::new(stdout);
             let mut buf = Vec::new();
             loop {
                 buf.clear();
-                match crate::read_capped_line(&mut reader, &mut buf, MAX_LINE).await {
+                let read = tokio::select! {
+                    r = crate::read_capped_line(&mut reader, &mut buf, MAX_LINE) => r,
+                    () = e.kill.notified() => break,
+                };
+                match read {
                     Ok(Some(true)) => {}
                     Ok(Some(false)) => {
                         tracing::warn!(process = %name, "skipped a line longer than {MAX_LINE} bytes");
@@ -151,66 +255,87 @@ impl Proc {
                     continue;
                 };
                 let answer = match (msg.get("result"), msg.get("error")) {
-                    (_, Some(e)) => Err(format!(
-                        "answered with error {}: {}",
-                        e.get("code").map_or_else(String::new, ToString::to_string),
-                        e.get("message").and_then(Value::as_str).unwrap_or("")
+                    (_, Some(e)) => Err(Failure::new(
+                        FailureKind::Protocol,
+                        format!(
+                            "answered with error {}: {}",
+                            e.get("code").map_or_else(String::new, ToString::to_string),
+                            e.get("message").and_then(Value::as_str).unwrap_or("")
+                        ),
                     )),
                     (Some(r), None) => Ok(r.clone()),
-                    (None, None) => Err("answered with neither result nor error".into()),
+                    (None, None) => Err(Failure::new(
+                        FailureKind::Protocol,
+                        "answered with neither result nor error",
+                    )),
                 };
                 let waiter = p.lock().ok().and_then(|mut m| m.remove(&id));
                 match waiter {
                     Some(tx) => {
+                        u.store(0, Ordering::Relaxed);
                         let _ = tx.send(answer);
                     }
                     None => tracing::debug!(process = %name, id, "answer to an unknown id ignored"),
                 }
             }
-            if let Ok(mut d) = d.lock() {
+            // Its stdout is gone or it was told to go: either way it is dead
+            // to us, and so is anything it left in its group.
+            drop(group);
+            drop(child);
+            if let Ok(mut d) = e.died_at.lock() {
                 *d = Some(Instant::now());
             }
-            fail_all(&p, "the hook process exited");
-            drop(child);
+            let why = e.why.lock().ok().and_then(|w| w.clone());
+            let failure = match why {
+                Some(why) => Failure::new(FailureKind::Timeout, why),
+                None => Failure::new(FailureKind::Crash, "the hook process exited"),
+            };
+            fail_all(&p, &failure);
         });
         Ok(Live {
             conn: Conn {
                 lines,
                 pending,
-                died_at,
+                ending,
+                unanswered,
             },
-            group: Some(group),
         })
     }
 
-    async fn call_live(&self, live: &Conn, method: &str, params: Value, timeout: Duration) -> Result<Value, String> {
+    async fn call_live(&self, live: &Conn, method: &str, params: Value, timeout: Duration) -> Result<Value, Failure> {
+        let deadline = Instant::now() + timeout;
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         if let Ok(mut p) = live.pending.lock() {
             p.insert(id, tx);
         }
+        let forget = || live.pending.lock().ok().map(|mut p| p.remove(&id));
         let line = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string() + "\n";
-        if live.lines.send(line).await.is_err() {
-            live.pending.lock().ok().map(|mut p| p.remove(&id));
-            return Err("the hook process is not running".into());
+        if let Err(e) = live.send(line, false, deadline).await {
+            forget();
+            return Err(e);
         }
-        match tokio::time::timeout(timeout, rx).await {
+        match tokio::time::timeout_at(deadline, rx).await {
             Ok(Ok(answer)) => answer,
-            Ok(Err(_)) => Err("the hook process exited".into()),
+            Ok(Err(_)) => Err(Failure::new(FailureKind::Crash, "the hook process exited")),
             Err(_) => {
-                live.pending.lock().ok().map(|mut p| p.remove(&id));
-                Err(format!("did not answer {method} within {}s", timeout.as_secs_f64()))
+                forget();
+                let missed = live.unanswered.fetch_add(1, Ordering::Relaxed) + 1;
+                let mut why = format!("did not answer {method} within {}s", crate::secs(timeout));
+                if missed >= WEDGED_AFTER {
+                    why.push_str(&format!(
+                        "; {missed} requests in a row went unanswered, so it was killed (it will be restarted)"
+                    ));
+                    live.ending.kill(&why);
+                }
+                Err(Failure::new(FailureKind::Timeout, why))
             }
         }
     }
 
     /// The running process, started (and greeted) if need be.
-    async fn ensure<'a>(&self, slot: &'a mut Slot) -> Result<&'a Live, String> {
-        let died = slot
-            .live
-            .as_ref()
-            .and_then(|l| l.conn.died_at.lock().ok().and_then(|d| *d));
-        if let Some(t) = died {
+    async fn ensure<'a>(&self, slot: &'a mut Slot) -> Result<&'a Live, Failure> {
+        if let Some(t) = slot.live.as_ref().and_then(|l| l.conn.ending.died_at()) {
             slot.live = None;
             slot.failures += 1;
             slot.not_before = Some(t + backoff(slot.failures));
@@ -219,9 +344,12 @@ impl Proc {
             if let Some(t) = slot.not_before
                 && Instant::now() < t
             {
-                return Err(format!(
-                    "is restarting after a failure (next start in {:?})",
-                    t - Instant::now()
+                return Err(Failure::new(
+                    FailureKind::Skipped,
+                    format!(
+                        "was not asked: its process is restarting after a failure (next start in {:?})",
+                        t - Instant::now()
+                    ),
                 ));
             }
             let live = self.start()?;
@@ -236,15 +364,35 @@ impl Proc {
                 Err(e) => Some(format!("failed the hello handshake: {e}")),
             };
             if let Some(why) = refused {
+                live.conn.ending.kill(&why);
                 drop(live);
                 slot.failures += 1;
                 slot.not_before = Some(Instant::now() + backoff(slot.failures));
-                return Err(why);
+                return Err(Failure::new(FailureKind::Protocol, why));
             }
             slot.failures = 0;
             slot.live = Some(live);
         }
-        slot.live.as_ref().ok_or_else(|| "not running".to_string())
+        slot.live
+            .as_ref()
+            .ok_or_else(|| Failure::new(FailureKind::Crash, "not running"))
+    }
+
+    /// A connection to the running process. The slot lock covers start-up
+    /// only (bounded by the handshake's deadline); calls then run
+    /// concurrently.
+    async fn conn(&self, timeout: Duration) -> Result<Conn, Failure> {
+        let wait = HELLO_TIMEOUT + timeout;
+        let mut slot = tokio::time::timeout(wait, self.slot.lock()).await.map_err(|_| {
+            Failure::new(
+                FailureKind::Timeout,
+                format!(
+                    "was not asked: its process was still starting after {}s",
+                    crate::secs(wait)
+                ),
+            )
+        })?;
+        Ok(self.ensure(&mut slot).await?.conn.clone())
     }
 }
 
@@ -253,22 +401,32 @@ fn backoff(failures: u32) -> Duration {
 }
 
 impl ProcessPool {
+    /// The process named in `spec`; a process of that name started from
+    /// another command line, directory or environment is replaced (the old
+    /// one is closed once its last call is done).
     fn get(&self, spec: &ProcessSpec, project: &Path) -> Arc<Proc> {
-        let mut procs = self.procs.lock().expect("pool lock");
-        Arc::clone(procs.entry(spec.name.clone()).or_insert_with(|| {
-            Arc::new(Proc {
-                spec: spec.clone(),
-                cwd: spec
-                    .dir
-                    .as_ref()
-                    .map_or_else(|| project.to_path_buf(), |d| project.join(d)),
-                slot: Mutex::new(Slot::default()),
-                next_id: AtomicU64::new(1),
-            })
-        }))
+        let cwd = spec
+            .dir
+            .as_ref()
+            .map_or_else(|| project.to_path_buf(), |d| project.join(d));
+        let mut procs = self.procs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match procs.get(&spec.name) {
+            Some(p) if p.spec == *spec && p.cwd == cwd => Arc::clone(p),
+            _ => {
+                let p = Arc::new(Proc {
+                    spec: spec.clone(),
+                    cwd,
+                    slot: Mutex::new(Slot::default()),
+                    next_id: AtomicU64::new(1),
+                });
+                procs.insert(spec.name.clone(), Arc::clone(&p));
+                p
+            }
+        }
     }
 
-    /// Sends a request and awaits its answer.
+    /// Sends a request and awaits its answer, within `timeout` (the first
+    /// call to a process also waits for its start-up handshake).
     pub async fn request(
         &self,
         spec: &ProcessSpec,
@@ -276,26 +434,55 @@ impl ProcessPool {
         method: &str,
         params: Value,
         timeout: Duration,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, Failure> {
         let proc = self.get(spec, project);
-        // The slot lock covers start-up only; requests then run concurrently.
-        let conn = {
-            let mut slot = proc.slot.lock().await;
-            proc.ensure(&mut slot).await?.conn.clone()
-        };
+        let conn = proc.conn(timeout).await?;
         proc.call_live(&conn, method, params, timeout).await
     }
 
-    /// Sends a notification (no answer).
-    pub async fn notify(&self, spec: &ProcessSpec, project: &Path, method: &str, params: Value) -> Result<(), String> {
+    /// Sends a `hook.runtime_event` notification (no answer) and waits until
+    /// it is written to the process, within `timeout`.
+    pub async fn notify(
+        &self,
+        spec: &ProcessSpec,
+        project: &Path,
+        params: Value,
+        timeout: Duration,
+    ) -> Result<(), Failure> {
         let proc = self.get(spec, project);
-        let mut slot = proc.slot.lock().await;
-        let live = proc.ensure(&mut slot).await?;
-        let line = json!({"jsonrpc": "2.0", "method": method, "params": params}).to_string() + "\n";
-        live.conn
-            .lines
-            .send(line)
-            .await
-            .map_err(|_| "the hook process is not running".to_string())
+        let conn = proc.conn(timeout).await?;
+        let line = json!({"jsonrpc": "2.0", "method": "hook.runtime_event", "params": params}).to_string() + "\n";
+        conn.send(line, true, Instant::now() + timeout).await
+    }
+
+    /// Closes every process's stdin, gives them `grace` to read what is left
+    /// and exit, then kills what remains. For the end of a run: what was
+    /// sent is delivered, and nothing is left behind.
+    pub async fn shutdown(&self, grace: Duration) {
+        let procs: Vec<Arc<Proc>> = self
+            .procs
+            .lock()
+            .map(|mut p| p.drain().map(|(_, p)| p).collect())
+            .unwrap_or_default();
+        let mut lives = Vec::new();
+        for p in procs {
+            if let Some(live) = p.slot.lock().await.live.take() {
+                // A full queue belongs to a wedged process: it is killed below.
+                let _ = live.conn.lines.try_send(ToProcess::Close);
+                lives.push(live);
+            }
+        }
+        let endings: Vec<Arc<Ending>> = lives.iter().map(|l| Arc::clone(&l.conn.ending)).collect();
+        let deadline = tokio::time::Instant::now() + grace;
+        while endings.iter().any(|e| e.died_at().is_none()) && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        for e in &endings {
+            e.kill("was stopped at shutdown");
+        }
+        // Let the readers run their endings (kill the groups).
+        while endings.iter().any(|e| e.died_at().is_none()) && tokio::time::Instant::now() < deadline + grace {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
     }
 }

@@ -254,9 +254,10 @@ async fn in_process_panic_is_the_hooks_failure() {
         bytes: b"",
     };
     let rec = r.run(&def("panics"), hi, &env()).await;
-    assert_eq!(rec.failure.as_deref(), Some("panicked: boom"));
+    let f = rec.failure.unwrap();
+    assert_eq!((f.kind, f.message.as_str()), (FailureKind::Crash, "panicked: boom"));
     let rec = r.run(&def("missing"), hi, &env()).await;
-    assert!(rec.failure.unwrap().contains("not registered"));
+    assert!(rec.failure.unwrap().message.contains("not registered"));
 }
 
 #[test]
@@ -345,4 +346,110 @@ async fn direct_and_shell_runs_agree() {
         .run_command("no-such-hook-binary-xyz", Duration::from_secs(5), b"", &env)
         .await;
     assert_eq!(missing.exit.code, Some(127));
+}
+
+fn hook_def(
+    action: hookshot_core::HookAction,
+    timeout: Duration,
+    retry: u32,
+) -> std::sync::Arc<hookshot_core::HookDef> {
+    use hookshot_core::*;
+    std::sync::Arc::new(HookDef {
+        identity: "h".into(),
+        name: Some("h".into()),
+        event: EventKind::BeforeTool,
+        dialect: Dialect::Gemini,
+        matcher: MatcherSpec::Any,
+        model_prefix: None,
+        action,
+        timeout,
+        sequential: false,
+        fail: FailPolicy::Open,
+        retry,
+        source: SourceKind::Cli,
+        provenance: Provenance::default(),
+    })
+}
+
+fn no_input() -> hookshot_runner::HookInput<'static> {
+    static EMPTY: std::sync::OnceLock<serde_json::Map<String, serde_json::Value>> = std::sync::OnceLock::new();
+    hookshot_runner::HookInput {
+        event: hookshot_core::EventKind::BeforeTool,
+        canonical: EMPTY.get_or_init(serde_json::Map::new),
+        bytes: b"",
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn retries_and_their_pauses_stay_inside_the_hooks_timeout() {
+    use hookshot_core::{FailureKind, HookAction};
+    let r = Runner::default();
+    // Each attempt hangs: the first takes the whole second, and no retry
+    // (nor its backoff) runs past it.
+    let hangs = hook_def(
+        HookAction::Command {
+            command: "sleep 100".into(),
+        },
+        Duration::from_secs(1),
+        5,
+    );
+    let start = tokio::time::Instant::now();
+    let rec = r.run(&hangs, no_input(), &env()).await;
+    assert_eq!(rec.failure.map(|f| f.kind), Some(FailureKind::Timeout));
+    assert!(
+        start.elapsed() < Duration::from_millis(1600),
+        "took {:?}",
+        start.elapsed()
+    );
+}
+
+// Real time: a paused clock would time out a real process before it exits.
+#[tokio::test]
+async fn quick_failures_are_retried_only_while_the_timeout_lasts() {
+    use hookshot_core::{FailureKind, HookAction};
+    let r = Runner::default();
+    // Quick failures are retried while time is left, then the last one
+    // stands.
+    let fails = hook_def(
+        HookAction::Command {
+            command: "exit 1".into(),
+        },
+        Duration::from_secs(1),
+        10,
+    );
+    let start = tokio::time::Instant::now();
+    let rec = r.run(&fails, no_input(), &env()).await;
+    assert_eq!(rec.failure.map(|f| f.kind), Some(FailureKind::Crash));
+    assert!(start.elapsed() < Duration::from_secs(1), "took {:?}", start.elapsed());
+}
+
+#[derive(Debug)]
+struct SilentModel;
+
+impl hookshot_runner::ModelClient for SilentModel {
+    fn complete<'a>(&'a self, _: &'a str, _: Option<&'a str>) -> hookshot_runner::llm::Completion<'a> {
+        Box::pin(async {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+            Ok(String::new())
+        })
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_llm_hooks_retry_shares_its_timeout() {
+    use hookshot_core::{FailureKind, HookAction};
+    let mut r = Runner::default();
+    r.set_model_client(std::sync::Arc::new(SilentModel));
+    let ask = hook_def(
+        HookAction::Llm {
+            prompt: "judge {{tool_name}}".into(),
+            model: None,
+        },
+        Duration::from_secs(30),
+        1,
+    );
+    let start = tokio::time::Instant::now();
+    let rec = r.run(&ask, no_input(), &env()).await;
+    assert_eq!(rec.failure.map(|f| f.kind), Some(FailureKind::Timeout));
+    assert!(start.elapsed() <= Duration::from_secs(30), "took {:?}", start.elapsed());
 }

@@ -133,7 +133,8 @@ impl AuditLog {
                     "decision": r.output.decision,
                     "exit_code": r.captured.exit.code,
                     "duration_ms": r.captured.duration.as_secs_f64() * 1000.0,
-                    "failure": r.failure,
+                    "failure": r.failure.as_ref().map(|f| &f.message),
+                    "failure_kind": r.failure.as_ref().map(|f| f.kind),
                 })
             })
             .collect();

@@ -262,7 +262,8 @@ impl Loop<'_> {
                     "duration_ms": r.captured.duration.as_secs_f64() * 1000.0,
                     "stdout": r.captured.stdout,
                     "stderr": r.captured.stderr,
-                    "failure": r.failure,
+                    "failure": r.failure.as_ref().map(|f| &f.message),
+                    "failure_kind": r.failure.as_ref().map(|f| f.kind),
                 })
             })
             .collect();

@@ -16,10 +16,17 @@ Modes:
   reverse     answers before_tool requests in batches of 8, in reverse order.
   unknown_ids answers every request first with a wrong id, then rightly.
   big_lines   writes a 10 MB line of garbage before each answer.
+  deaf        answers hello, then never reads its input again.
+  mute        answers hello, then reads everything and answers nothing.
+  slow_exit   like normal, but takes 0.2 s to act on each notification
+              (it still logs them all before it exits at end of input).
+
+Each log line also carries the PICO_TAG environment variable, if set.
 """
 import json
 import os
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODE = sys.argv[1] if len(sys.argv) > 1 else "normal"
@@ -27,7 +34,8 @@ MODE = sys.argv[1] if len(sys.argv) > 1 else "normal"
 
 def log(method, params):
     with open(os.path.join(HERE, "calls.log"), "a") as f:
-        f.write(json.dumps({"hook": "pico", "method": method, "input": params}) + "\n")
+        f.write(json.dumps({"hook": "pico", "method": method, "input": params,
+                            "tag": os.environ.get("PICO_TAG")}) + "\n")
 
 
 def send(obj):
@@ -71,6 +79,12 @@ def main():
         method, params, mid = msg.get("method"), msg.get("params") or {}, msg.get("id")
         log(method, params)
         if mid is None:
+            if MODE == "slow_exit":
+                time.sleep(0.2)
+            continue
+        if MODE == "deaf" and method != "hook.hello":
+            time.sleep(3600)
+        if MODE == "mute" and method != "hook.hello":
             continue
         if method == "hook.hello" and MODE == "no_hello":
             continue
@@ -82,6 +96,9 @@ def main():
                 sys.stdout.flush()
                 os._exit(1)
         reply = {"jsonrpc": "2.0", "id": mid, "result": answer(method, params)}
+        if MODE == "deaf":
+            send(reply)
+            time.sleep(3600)
         if MODE == "reverse" and method == "hook.before_tool":
             batch.append(reply)
             if len(batch) == 8:

@@ -1,0 +1,147 @@
+//! Running the planned hooks of one event: in parallel, or one after the
+//! other with each seeing the changes of those before it, all within the
+//! event's time budget.
+
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::time::Instant;
+
+use hookshot_core::input::for_dialect;
+use hookshot_core::{Dialect, EventKind, Failure, FailureKind, HookDef, HookOutput, HookRecord};
+use serde_json::{Map, Value};
+use tracing::Instrument;
+
+use crate::{HookInput, RunEnv, Runner};
+
+/// The hooks of one event and how to run them.
+#[derive(Debug, Clone, Copy)]
+pub struct PlanRun<'a> {
+    /// The event.
+    pub event: EventKind,
+    /// The hooks, in run order.
+    pub hooks: &'a [Arc<HookDef>],
+    /// One after the other instead of all at once.
+    pub sequential: bool,
+    /// In sequence, stop at the first block (jcli chains always do).
+    pub fail_fast: bool,
+    /// Time for all of them together: no hook runs, retries or waits past
+    /// it (a jcli chain has 30 s).
+    pub budget: Option<Duration>,
+    /// Where and with what environment they run.
+    pub env: &'a RunEnv,
+}
+
+/// The bytes a process hook of `dialect` reads on stdin for `event`.
+pub fn input_bytes(event: EventKind, dialect: Dialect, input: &Map<String, Value>) -> Vec<u8> {
+    let shaped = if dialect == Dialect::Gemini {
+        let mut m = input.clone();
+        m.insert(
+            "hook_event_name".into(),
+            Value::String(event.display_in(Dialect::Gemini).into()),
+        );
+        m
+    } else {
+        for_dialect(event, dialect, input)
+    };
+    serde_json::to_vec(&shaped).unwrap_or_else(|_| b"{}".to_vec())
+}
+
+/// Whether a hook reads its input as bytes (a process it starts).
+fn reads_bytes(hook: &HookDef) -> bool {
+    hook.command().is_some()
+}
+
+impl Runner {
+    /// Runs the hooks of `plan`. In sequence, `between` is called with each
+    /// answer so the next hook sees its changes (the aggregator's chaining
+    /// rule); the run ends at `continue: false`, and at a block for jcli
+    /// chains or `fail_fast`. A hook the budget leaves no time for is not
+    /// started and is recorded as skipped.
+    pub async fn run_plan(
+        &self,
+        plan: PlanRun<'_>,
+        input: &mut Map<String, Value>,
+        mut between: impl FnMut(&mut Map<String, Value>, &HookOutput),
+    ) -> Vec<HookRecord> {
+        let start = Instant::now();
+        // Far enough to mean "no budget" without overflowing an Instant.
+        let deadline = start + plan.budget.unwrap_or(Duration::from_secs(100 * 365 * 24 * 3600));
+        if !plan.sequential {
+            // Serialize once per dialect that has a process hook in the plan.
+            let mut by_dialect: Vec<(Dialect, Vec<u8>)> = Vec::new();
+            for h in plan.hooks.iter().filter(|h| reads_bytes(h)) {
+                if !by_dialect.iter().any(|(d, _)| *d == h.dialect) {
+                    by_dialect.push((h.dialect, input_bytes(plan.event, h.dialect, input)));
+                }
+            }
+            let canonical: &Map<String, Value> = input;
+            let runs = plan.hooks.iter().map(|h| {
+                let bytes = by_dialect
+                    .iter()
+                    .find(|(d, _)| *d == h.dialect)
+                    .map_or(&[][..], |(_, b)| b.as_slice());
+                let hi = HookInput {
+                    event: plan.event,
+                    canonical,
+                    bytes,
+                };
+                self.traced(h, hi, plan.env, deadline)
+            });
+            return futures::future::join_all(runs).await;
+        }
+        let mut records = Vec::with_capacity(plan.hooks.len());
+        for hook in plan.hooks {
+            if Instant::now() >= deadline {
+                let why = format!(
+                    "was skipped: the event's time budget of {}s was spent",
+                    crate::secs(deadline - start)
+                );
+                records.push(HookRecord::from_answer(
+                    Arc::clone(hook),
+                    Duration::ZERO,
+                    Err(Failure::new(FailureKind::Skipped, why)),
+                ));
+                continue;
+            }
+            let bytes = if reads_bytes(hook) {
+                input_bytes(plan.event, hook.dialect, input)
+            } else {
+                Vec::new()
+            };
+            let hi = HookInput {
+                event: plan.event,
+                canonical: input,
+                bytes: &bytes,
+            };
+            let record = self.traced(hook, hi, plan.env, deadline).await;
+            between(input, &record.output);
+            let blocked = record.output.decision.is_block();
+            // continue:false ends everything; jcli's stop/skip and fail-fast
+            // end the chain at a block.
+            let ends = record.output.stop || (blocked && (hook.dialect == Dialect::Jcli || plan.fail_fast));
+            records.push(record);
+            if ends {
+                break;
+            }
+        }
+        records
+    }
+
+    /// Runs one hook inside a `hook` span that records how it went.
+    async fn traced(&self, hook: &Arc<HookDef>, input: HookInput<'_>, env: &RunEnv, deadline: Instant) -> HookRecord {
+        let span = tracing::debug_span!("hook", hook = %hook.identity, source = %hook.source);
+        let record = self
+            .run_until(hook, input, env, deadline)
+            .instrument(span.clone())
+            .await;
+        let _entered = span.enter();
+        tracing::debug!(
+            duration_ms = record.captured.duration.as_secs_f64() * 1000.0,
+            exit_code = record.captured.exit.code,
+            decision = ?record.output.decision,
+            failure = record.failure.as_ref().map(|f| f.kind.as_str()),
+            "hook finished"
+        );
+        record
+    }
+}
