@@ -291,8 +291,9 @@ pub struct HookSystem {
     reload_from: Option<SourceSpec>,
     /// The sources as they were when last loaded.
     loaded: Fingerprint,
-    audit: Option<builtins::audit::AuditLog>,
-    metrics: metrics::Metrics,
+    /// Shared with the systems [`HookSystem::reloaded`] makes.
+    audit: Option<Arc<builtins::audit::AuditLog>>,
+    metrics: Arc<metrics::Metrics>,
     event_budget: Option<Duration>,
     planner: Planner,
     runner: Runner,
@@ -345,8 +346,8 @@ impl HookSystem {
             session_hooks: Vec::new(),
             reload_from: None,
             loaded: Vec::new(),
-            audit: builtins.audit,
-            metrics: metrics::Metrics::default(),
+            audit: builtins.audit.map(Arc::new),
+            metrics: Arc::default(),
             event_budget: None,
             planner: Planner::default(),
             runner,
@@ -448,6 +449,40 @@ impl HookSystem {
             return Ok(false);
         }
         self.reload().map(|()| true)
+    }
+
+    /// A new system with the settings as they are now, when a file changed
+    /// since the last load (`None` when nothing did), sharing this one's
+    /// hook processes, built-ins, audit log and metrics. For servers: events
+    /// in flight finish on the old system while new ones use the new.
+    pub fn reloaded(&self) -> Result<Option<HookSystem>, Error> {
+        let Some(spec) = &self.reload_from else {
+            return Ok(None);
+        };
+        if fingerprint(&spec.sources()) == self.loaded {
+            return Ok(None);
+        }
+        let mut next = HookSystem {
+            registry: Registry::default(),
+            code_hooks: self.code_hooks.clone(),
+            session_hooks: self.session_hooks.clone(),
+            reload_from: self.reload_from.clone(),
+            loaded: Vec::new(),
+            audit: self.audit.clone(),
+            metrics: Arc::clone(&self.metrics),
+            event_budget: self.event_budget,
+            planner: Planner::default(),
+            runner: self.runner.clone(),
+            workdir: self.workdir.clone(),
+            session_id: self.session_id.clone(),
+            strategy: self.strategy,
+            nesting: self.nesting.clone(),
+            fingerprints: std::collections::HashMap::new(),
+            load_warnings: Vec::new(),
+            builtin_problems: self.builtin_problems.clone(),
+        };
+        next.reload()?;
+        Ok(Some(next))
     }
 
     /// Per-hook metrics since this system was built.

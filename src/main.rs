@@ -95,9 +95,16 @@ enum Command {
     Serve {
         #[command(flatten)]
         sources: Sources,
-        /// Also listen on this Unix socket.
+        /// Also listen on this Unix socket (created 0600; an existing file
+        /// that is not a socket, or a live server's socket, is refused).
         #[arg(long, value_name = "PATH")]
         socket: Option<PathBuf>,
+        /// Close a connection that sends nothing for this many seconds.
+        #[arg(long, value_name = "SECS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86400))]
+        idle_timeout: u64,
+        /// Socket connections served at once.
+        #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+        max_connections: u64,
     },
     /// Print the JSON Schema of the settings format (for editor completion).
     Schema,
@@ -427,10 +434,20 @@ async fn run(command: Command) -> Result<u8, Fail> {
             }
         }
         Command::Validate { files } => validate(&files),
-        Command::Serve { sources, socket } => {
+        Command::Serve {
+            sources,
+            socket,
+            idle_timeout,
+            max_connections,
+        } => {
             let hooks = build(&sources)?;
             print_load_warnings(&hooks);
-            hookshot::serve::serve(hooks, socket)
+            let limits = hookshot::serve::Limits {
+                idle_timeout: std::time::Duration::from_secs(idle_timeout),
+                max_connections: max_connections as usize,
+                ..Default::default()
+            };
+            hookshot::serve::serve(hooks, socket, limits)
                 .await
                 .map_err(|e| Fail::Usage(format!("serve: {e}")))?;
             Ok(0)

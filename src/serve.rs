@@ -4,20 +4,62 @@
 //! Methods: `fire {"event", "input"}` -> `{"blocked", "output"}` (output in
 //! the event name's dialect, plus `reason` when blocked and `warnings`);
 //! `list` -> the effective hooks; `stats` -> per-hook metrics of this
-//! process; `shutdown` -> answers, then the server ends. Requests are handled concurrently (answers carry their ids); a bad
-//! line gets a JSON-RPC error and never ends the server; notifications (no
-//! id) get no answer.
+//! process; `shutdown` -> answers, then the server ends. Requests are
+//! handled concurrently (answers carry their ids); a bad line gets a
+//! JSON-RPC error and never ends the server; notifications (no id) get no
+//! answer.
+//!
+//! Everything a client can make the server hold is bounded ([`Limits`]):
+//! connections, requests in flight and bytes buffered per connection (when
+//! a client sends faster than its events are answered, the server stops
+//! reading from it), line length, idle time. Settings are reloaded when
+//! they change, with the same trust rules as at start.
 
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex as StdMutex, RwLock};
+use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::sync::{Mutex, watch};
+use tokio::io::{AsyncBufRead, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore, watch};
 
 use crate::{EventKind, HookSystem};
 
-/// Longest line accepted; longer lines are refused without being kept.
-const MAX_LINE: usize = 16 << 20;
+/// What the server lets clients hold.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Socket connections at once; more are answered with an error and
+    /// closed.
+    pub max_connections: usize,
+    /// Requests of one connection being handled at once.
+    pub max_in_flight: usize,
+    /// Bytes of requests of one connection being handled at once.
+    pub max_buffered: usize,
+    /// Bytes of requests being handled at once, all connections together.
+    pub max_buffered_total: usize,
+    /// Longest request line; longer lines are refused without being kept.
+    pub max_line: usize,
+    /// A connection that sends nothing for this long, with nothing in
+    /// flight, is closed; so is one that does not read its answers.
+    pub idle_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_connections: 64,
+            max_in_flight: 64,
+            max_buffered: 32 << 20,
+            max_buffered_total: 128 << 20,
+            max_line: 16 << 20,
+            idle_timeout: Duration::from_secs(600),
+        }
+    }
+}
+
+/// How often a server looks at its settings files for changes.
+const RELOAD_CHECK: Duration = Duration::from_secs(1);
 
 fn error(id: Value, code: i64, message: impl Into<String>) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message.into()}})
@@ -29,12 +71,16 @@ fn ok(id: Value, result: Value) -> Value {
 
 /// Answers one request line; `None` for notifications. The flag is set
 /// when the request was `shutdown`.
-pub async fn handle(hooks: &HookSystem, line: &str) -> (Option<Value>, bool) {
-    let msg: Value = match serde_json::from_str(line) {
+/// The line is taken, and dropped once parsed: a large request is not held
+/// twice while its event runs.
+pub async fn handle(hooks: &HookSystem, line: String) -> (Option<Value>, bool) {
+    let parsed = serde_json::from_str::<Value>(&line);
+    drop(line);
+    let mut msg: Value = match parsed {
         Ok(v) => v,
         Err(e) => return (Some(error(Value::Null, -32700, format!("parse error: {e}"))), false),
     };
-    let Some(obj) = msg.as_object() else {
+    let Some(obj) = msg.as_object_mut() else {
         return (
             Some(error(Value::Null, -32600, "invalid request: expected a JSON object")),
             false,
@@ -49,10 +95,10 @@ pub async fn handle(hooks: &HookSystem, line: &str) -> (Option<Value>, bool) {
             false,
         );
     }
+    let mut params = obj.get_mut("params").map(Value::take).unwrap_or(Value::Null);
     let Some(method) = obj.get("method").and_then(Value::as_str) else {
         return (reply(error(rid, -32600, "invalid request: missing \"method\"")), false);
     };
-    let params = obj.get("params").cloned().unwrap_or(Value::Null);
     match method {
         "fire" => {
             let Some(name) = params.get("event").and_then(Value::as_str) else {
@@ -74,9 +120,9 @@ pub async fn handle(hooks: &HookSystem, line: &str) -> (Option<Value>, bool) {
                     false,
                 );
             };
-            let input: Map<String, Value> = match params.get("input") {
+            let input: Map<String, Value> = match params.get_mut("input").map(Value::take) {
                 None | Some(Value::Null) => Map::new(),
-                Some(Value::Object(m)) => m.clone(),
+                Some(Value::Object(m)) => m,
                 Some(_) => {
                     return (
                         reply(error(rid, -32602, "invalid params: \"input\" must be an object")),
@@ -104,100 +150,405 @@ pub async fn handle(hooks: &HookSystem, line: &str) -> (Option<Value>, bool) {
     }
 }
 
-/// Serves one connection until it closes or `shutdown` is asked (which also
-/// tells every other connection, through `stop`).
-pub async fn serve_connection<R, W>(hooks: Arc<HookSystem>, reader: R, writer: W, stop: watch::Sender<bool>)
+/// One server: its hook system (swapped whole on reload), its limits, and
+/// the shutdown signal every connection watches.
+struct Server {
+    hooks: RwLock<Arc<HookSystem>>,
+    limits: Limits,
+    stop: watch::Sender<bool>,
+    stopping: AtomicBool,
+    total_bytes: Arc<Semaphore>,
+    last_check: StdMutex<Instant>,
+    /// The last reload problem reported, so it is said once.
+    reload_problem: StdMutex<Option<String>>,
+}
+
+impl Server {
+    /// The hook system in force, reloaded first when a settings file
+    /// changed (looked at most once a second). A reload that finds a
+    /// broken file keeps the hooks in force and says why once.
+    fn current(&self) -> Arc<HookSystem> {
+        let hooks = Arc::clone(&self.hooks.read().unwrap_or_else(std::sync::PoisonError::into_inner));
+        let due = self
+            .last_check
+            .lock()
+            .map(|mut t| {
+                let due = t.elapsed() >= RELOAD_CHECK;
+                if due {
+                    *t = Instant::now();
+                }
+                due
+            })
+            .unwrap_or(false);
+        if !due {
+            return hooks;
+        }
+        match hooks.reloaded() {
+            Ok(None) => hooks,
+            Ok(Some(next)) => {
+                let next = Arc::new(next);
+                *self.hooks.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::clone(&next);
+                eprintln!("hookshot: settings changed; reloaded");
+                for w in next.load_warnings() {
+                    eprintln!("hookshot: warning: {w}");
+                }
+                if let Ok(mut p) = self.reload_problem.lock() {
+                    *p = None;
+                }
+                next
+            }
+            Err(e) => {
+                let why = e.to_string();
+                let mut said = self
+                    .reload_problem
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                if said.as_deref() != Some(why.as_str()) {
+                    eprintln!("hookshot: settings changed but cannot be used; the previous hooks stay in force: {why}");
+                    *said = Some(why);
+                }
+                hooks
+            }
+        }
+    }
+
+    fn begin_shutdown(&self) {
+        self.stopping.store(true, Ordering::SeqCst);
+        let _ = self.stop.send(true);
+    }
+}
+
+/// Reads lines of at most `cap` bytes; unlike a plain read, it can be
+/// interrupted between reads and resumed without losing a partial line.
+struct LineReader {
+    buf: Vec<u8>,
+    too_long: bool,
+    cap: usize,
+}
+
+impl LineReader {
+    /// The next line (`Some(true)`; `Some(false)` for one longer than the
+    /// cap, whose bytes were dropped), `None` at the end of input.
+    async fn next<R: AsyncBufRead + Unpin>(&mut self, r: &mut R) -> std::io::Result<Option<bool>> {
+        use tokio::io::AsyncBufReadExt;
+        loop {
+            let chunk = r.fill_buf().await?;
+            if chunk.is_empty() {
+                let any = !self.buf.is_empty() || self.too_long;
+                return Ok(any.then_some(!std::mem::take(&mut self.too_long)));
+            }
+            let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (chunk.len(), false),
+            };
+            if !self.too_long {
+                if self.buf.len() + take > self.cap {
+                    self.too_long = true;
+                    self.buf.clear();
+                } else {
+                    self.buf.extend_from_slice(&chunk[..take]);
+                }
+            }
+            r.consume(take);
+            if done {
+                return Ok(Some(!std::mem::take(&mut self.too_long)));
+            }
+        }
+    }
+
+    /// Whether part of a line has been read.
+    fn midway(&self) -> bool {
+        !self.buf.is_empty() || self.too_long
+    }
+}
+
+/// Writes one answer, giving up after `limit` (a client that does not read
+/// its answers); returns whether it was written.
+async fn write_line<W: AsyncWrite + Unpin>(writer: &Mutex<W>, v: &Value, limit: Duration) -> bool {
+    let mut line = v.to_string();
+    line.push('\n');
+    let write = async {
+        let mut w = writer.lock().await;
+        w.write_all(line.as_bytes()).await?;
+        w.flush().await
+    };
+    matches!(tokio::time::timeout(limit, write).await, Ok(Ok(())))
+}
+
+/// What a request costs against the byte budgets.
+fn cost(len: usize, budget: usize) -> u32 {
+    len.clamp(1, budget).min(u32::MAX as usize) as u32
+}
+
+/// Serves one connection until it closes, idles out, or the server stops.
+async fn serve_connection<R, W>(server: Arc<Server>, reader: R, writer: W)
 where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin + Send + 'static,
 {
+    let limits = server.limits;
     let writer = Arc::new(Mutex::new(writer));
-    let mut lines = BufReader::new(reader);
-    let mut stopped = stop.subscribe();
+    let mut reader = BufReader::new(reader);
+    let mut lines = LineReader {
+        buf: Vec::new(),
+        too_long: false,
+        cap: limits.max_line,
+    };
+    let mut stopped = server.stop.subscribe();
+    let in_flight = Arc::new(Semaphore::new(limits.max_in_flight.max(1)));
+    let bytes = Arc::new(Semaphore::new(limits.max_buffered.max(1)));
+    let broken = Arc::new(AtomicBool::new(false));
     let mut tasks = tokio::task::JoinSet::new();
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
+    let mut quiet_since = tokio::time::Instant::now();
+    while !*stopped.borrow() && !broken.load(Ordering::Relaxed) {
         let read = tokio::select! {
-            r = hookshot_runner::read_capped_line(&mut lines, &mut buf, MAX_LINE) => r,
+            r = lines.next(&mut reader) => r,
             _ = stopped.changed() => break,
+            () = tokio::time::sleep_until(quiet_since + limits.idle_timeout) => {
+                let busy = in_flight.available_permits() < limits.max_in_flight.max(1);
+                if busy && !lines.midway() {
+                    quiet_since = tokio::time::Instant::now();
+                    continue;
+                }
+                let e = error(Value::Null, -32000, format!(
+                    "closing the connection: nothing received for {}s", limits.idle_timeout.as_secs_f64()));
+                write_line(&writer, &e, Duration::from_secs(1)).await;
+                break;
+            }
         };
+        quiet_since = tokio::time::Instant::now();
         match read {
-            Ok(None) => break,
+            Ok(None) | Err(_) => break,
             Ok(Some(false)) => {
                 let e = error(
                     Value::Null,
                     -32600,
-                    format!("invalid request: line longer than {MAX_LINE} bytes"),
+                    format!("invalid request: line longer than {} bytes", limits.max_line),
                 );
-                write_line(&writer, &e).await;
+                write_line(&writer, &e, limits.idle_timeout).await;
                 continue;
             }
             Ok(Some(true)) => {}
-            Err(_) => break,
         }
-        let line = String::from_utf8_lossy(&buf).trim().to_string();
+        let line = trimmed(std::mem::take(&mut lines.buf));
         if line.is_empty() {
             continue;
         }
-        let hooks = Arc::clone(&hooks);
-        let writer = Arc::clone(&writer);
-        let stop = stop.clone();
+        // Room for it, or no more reading until there is: the client waits,
+        // the server's memory does not grow.
+        let permits = async {
+            let a = Arc::clone(&in_flight).acquire_owned().await.ok()?;
+            let b = Arc::clone(&bytes)
+                .acquire_many_owned(cost(line.len(), limits.max_buffered))
+                .await
+                .ok()?;
+            let c = Arc::clone(&server.total_bytes)
+                .acquire_many_owned(cost(line.len(), limits.max_buffered_total))
+                .await
+                .ok()?;
+            Some::<[OwnedSemaphorePermit; 3]>([a, b, c])
+        };
+        let permits = tokio::select! {
+            p = permits => p,
+            _ = stopped.changed() => None,
+        };
+        let Some(permits) = permits else {
+            // Stopped while waiting: this request was sent after shutdown.
+            answer_after_shutdown(&writer, &line).await;
+            break;
+        };
+        if server.stopping.load(Ordering::SeqCst) {
+            answer_after_shutdown(&writer, &line).await;
+            continue;
+        }
+        // A shutdown takes effect before the next line is read, so what
+        // follows it on this connection is refused, not run.
+        if line.contains("\"shutdown\"") && is_method(&line, "shutdown") {
+            server.stopping.store(true, Ordering::SeqCst);
+        }
+        let (server, writer, broken) = (Arc::clone(&server), Arc::clone(&writer), Arc::clone(&broken));
         tasks.spawn(async move {
-            let (answer, shutdown) = handle(&hooks, &line).await;
-            if let Some(a) = answer {
-                write_line(&writer, &a).await;
+            let _permits = permits;
+            let hooks = server.current();
+            let (answer, shutdown) = handle(&hooks, line).await;
+            drop(hooks);
+            if let Some(a) = answer
+                && !write_line(&writer, &a, server.limits.idle_timeout).await
+            {
+                broken.store(true, Ordering::Relaxed);
             }
             if shutdown {
-                let _ = stop.send(true);
+                server.begin_shutdown();
             }
         });
+        // Reap finished tasks as we go, so the set does not grow.
+        while tasks.try_join_next().is_some() {}
+    }
+    // Lines already sent after a shutdown get an answer, not silence.
+    if server.stopping.load(Ordering::SeqCst) {
+        while let Ok(Ok(Some(true))) = tokio::time::timeout(Duration::from_millis(50), lines.next(&mut reader)).await {
+            let line = trimmed(std::mem::take(&mut lines.buf));
+            if !line.is_empty() {
+                answer_after_shutdown(&writer, &line).await;
+            }
+        }
     }
     while tasks.join_next().await.is_some() {}
 }
 
-async fn write_line<W: AsyncWrite + Unpin>(writer: &Mutex<W>, v: &Value) {
-    let mut w = writer.lock().await;
-    let mut line = v.to_string();
-    line.push('\n');
-    let _ = w.write_all(line.as_bytes()).await;
-    let _ = w.flush().await;
+/// The line as text without its surrounding whitespace, copied only when it
+/// is not valid UTF-8.
+fn trimmed(bytes: Vec<u8>) -> String {
+    let mut s = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    let end = s.trim_end().len();
+    s.truncate(end);
+    let start = s.len() - s.trim_start().len();
+    s.drain(..start);
+    s
+}
+
+fn is_method(line: &str, method: &str) -> bool {
+    serde_json::from_str::<Value>(line).is_ok_and(|v| v.get("method").and_then(Value::as_str) == Some(method))
+}
+
+async fn answer_after_shutdown<W: AsyncWrite + Unpin>(writer: &Mutex<W>, line: &str) {
+    let id = serde_json::from_str::<Value>(line)
+        .ok()
+        .and_then(|v| v.get("id").cloned());
+    if let Some(id) = id {
+        let e = error(id, -32000, "the server is shutting down");
+        write_line(writer, &e, Duration::from_secs(1)).await;
+    }
+}
+
+/// A Unix socket at `path` that only this user can connect to. It is
+/// created (mode 0600) in a fresh directory only the user can enter and
+/// then moved into place, so nobody can connect in between. A path that
+/// exists and is not a socket is never removed, nor is the socket of a
+/// server still listening on it; a stale socket (nobody listening) is
+/// replaced.
+fn bind_private(path: &Path) -> std::io::Result<(tokio::net::UnixListener, u64)> {
+    use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, PermissionsExt};
+    let refuse = |kind, why: String| Err(std::io::Error::new(kind, why));
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if !m.file_type().is_socket() => {
+            return refuse(
+                std::io::ErrorKind::AlreadyExists,
+                format!("{} exists and is not a socket; refusing to replace it", path.display()),
+            );
+        }
+        Ok(_) => {
+            if std::os::unix::net::UnixStream::connect(path).is_ok() {
+                return refuse(
+                    std::io::ErrorKind::AddrInUse,
+                    format!("another server is listening on {}", path.display()),
+                );
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let private = parent.join(format!(".hookshot-{}", std::process::id()));
+    std::fs::DirBuilder::new().mode(0o700).create(&private)?;
+    let inner = private.join("s");
+    let bound = (|| {
+        let listener = std::os::unix::net::UnixListener::bind(&inner)?;
+        std::fs::set_permissions(&inner, std::fs::Permissions::from_mode(0o600))?;
+        std::fs::rename(&inner, path)?;
+        listener.set_nonblocking(true)?;
+        let ino = std::fs::symlink_metadata(path)?.ino();
+        Ok((tokio::net::UnixListener::from_std(listener)?, ino))
+    })();
+    let _ = std::fs::remove_file(&inner);
+    let _ = std::fs::remove_dir(&private);
+    bound
+}
+
+/// Removes the socket at `path` if it is still the one this server made.
+fn remove_own_socket(path: &Path, ino: u64) {
+    use std::os::unix::fs::MetadataExt;
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.ino() == ino) {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// Whether an accept error means the process or system is out of file
+/// descriptors (then accepting again at once would only spin).
+fn out_of_files(e: &std::io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(code) if code == nix::libc::EMFILE || code == nix::libc::ENFILE)
 }
 
 /// Serves stdin/stdout, and a Unix socket at `socket` if given, until
 /// `shutdown` (or until stdin closes when there is no socket).
-pub async fn serve(hooks: HookSystem, socket: Option<std::path::PathBuf>) -> std::io::Result<()> {
-    let hooks = Arc::new(hooks);
+pub async fn serve(hooks: HookSystem, socket: Option<PathBuf>, limits: Limits) -> std::io::Result<()> {
     let (stop, _) = watch::channel(false);
-    let stdio = serve_connection(
-        Arc::clone(&hooks),
-        tokio::io::stdin(),
-        tokio::io::stdout(),
-        stop.clone(),
-    );
-    let Some(path) = socket else {
+    let server = Arc::new(Server {
+        hooks: RwLock::new(Arc::new(hooks)),
+        limits,
+        stop,
+        stopping: AtomicBool::new(false),
+        total_bytes: Arc::new(Semaphore::new(limits.max_buffered_total.max(1))),
+        last_check: StdMutex::new(Instant::now()),
+        reload_problem: StdMutex::new(None),
+    });
+    let bound = socket.as_deref().map(bind_private).transpose()?;
+    let stdio = serve_connection(Arc::clone(&server), tokio::io::stdin(), tokio::io::stdout());
+    let Some((listener, ino)) = bound else {
         stdio.await;
-        hooks.shutdown().await;
+        server.current().shutdown().await;
         return Ok(());
     };
-    let _ = std::fs::remove_file(&path);
-    let listener = tokio::net::UnixListener::bind(&path)?;
-    let mut stopped = stop.subscribe();
+    let connections = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    let mut stopped = server.stop.subscribe();
     let accept = async {
+        let mut pause = Duration::from_millis(10);
         loop {
-            tokio::select! {
-                conn = listener.accept() => {
-                    let Ok((stream, _)) = conn else { continue };
-                    let (r, w) = stream.into_split();
-                    tokio::spawn(serve_connection(Arc::clone(&hooks), r, w, stop.clone()));
-                }
+            let conn = tokio::select! {
+                conn = listener.accept() => conn,
                 _ = stopped.changed() => break,
-            }
+            };
+            let stream = match conn {
+                Ok((stream, _)) => {
+                    pause = Duration::from_millis(10);
+                    stream
+                }
+                Err(e) => {
+                    // Out of descriptors: wait for some to be freed instead
+                    // of spinning on a connection that cannot be taken.
+                    if out_of_files(&e) {
+                        if pause == Duration::from_millis(10) {
+                            eprintln!("hookshot: cannot accept connections: {e}; waiting");
+                        }
+                        pause = (pause * 2).min(Duration::from_secs(1));
+                    }
+                    tokio::time::sleep(pause).await;
+                    continue;
+                }
+            };
+            let (r, mut w) = stream.into_split();
+            let Ok(slot) = Arc::clone(&connections).try_acquire_owned() else {
+                let e = error(
+                    Value::Null,
+                    -32000,
+                    format!("too many connections (the limit is {})", limits.max_connections),
+                );
+                let _ = tokio::time::timeout(Duration::from_secs(1), w.write_all(format!("{e}\n").as_bytes())).await;
+                continue;
+            };
+            let server = Arc::clone(&server);
+            tokio::spawn(async move {
+                let _slot = slot;
+                serve_connection(server, r, w).await;
+            });
         }
     };
     // With a socket, the server lives until shutdown even if stdin closes.
     tokio::join!(stdio, accept);
-    let _ = std::fs::remove_file(&path);
-    hooks.shutdown().await;
+    remove_own_socket(socket.as_deref().unwrap_or(Path::new("")), ino);
+    server.current().shutdown().await;
     Ok(())
 }

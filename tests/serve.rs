@@ -106,13 +106,29 @@ fn serve_on_socket(
     dir: &std::path::Path,
     socket: &std::path::Path,
 ) -> (std::process::Child, std::os::unix::net::UnixStream) {
+    serve_on_socket_with(dir, socket, &[])
+}
+
+/// Like [`serve_on_socket`], with more arguments to `serve`.
+fn serve_on_socket_with(
+    dir: &std::path::Path,
+    socket: &std::path::Path,
+    args: &[&str],
+) -> (std::process::Child, std::os::unix::net::UnixStream) {
+    if !dir.join("settings.json").exists() {
+        settings(dir);
+    }
     let child = Command::new(env!("CARGO_BIN_EXE_hookshot"))
         .args(["serve", "--settings"])
-        .arg(settings(dir))
+        .arg(dir.join("settings.json"))
+        .arg("--workdir")
+        .arg(dir)
         .arg("--socket")
         .arg(socket)
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let t = Instant::now();
@@ -182,4 +198,260 @@ fn stats_reads_a_live_sidecar() {
     );
     writeln!(stream, r#"{{"jsonrpc":"2.0","id":2,"method":"shutdown"}}"#).unwrap();
     let _ = child.wait();
+}
+
+/// Sends `line` and reads one answer line.
+fn ask_on(stream: &std::os::unix::net::UnixStream, line: &str) -> Value {
+    let mut w = stream;
+    writeln!(w, "{line}").unwrap();
+    let mut answer = String::new();
+    BufReader::new(stream).read_line(&mut answer).unwrap();
+    serde_json::from_str(&answer).unwrap_or_else(|e| panic!("{e}: {answer:?}"))
+}
+
+const FIRE_BASH: &str =
+    r#"{"jsonrpc":"2.0","id":1,"method":"fire","params":{"event":"PreToolUse","input":{"tool_name":"Bash"}}}"#;
+
+fn wait_exit(child: &mut std::process::Child) -> std::process::ExitStatus {
+    let t = Instant::now();
+    loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            return s;
+        }
+        assert!(t.elapsed() < Duration::from_secs(10), "serve did not exit");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn serve_never_removes_a_file_that_is_not_a_socket() {
+    let dir = tempfile::tempdir().unwrap();
+    let precious = dir.path().join("precious.txt");
+    std::fs::write(&precious, "keep me").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hookshot"))
+        .args(["serve", "--settings"])
+        .arg(settings(dir.path()))
+        .arg("--socket")
+        .arg(&precious)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("is not a socket"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&precious).unwrap(), "keep me");
+}
+
+#[test]
+fn a_second_server_leaves_a_live_socket_alone_and_the_socket_is_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("s.sock");
+    let (mut first, stream) = serve_on_socket(dir.path(), &socket);
+    let mode = std::fs::metadata(&socket).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "the socket is {mode:o}");
+    let out = Command::new(env!("CARGO_BIN_EXE_hookshot"))
+        .args(["serve", "--settings"])
+        .arg(dir.path().join("settings.json"))
+        .arg("--socket")
+        .arg(&socket)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("another server is listening"));
+    // The first one still answers, on a new connection too.
+    let again = std::os::unix::net::UnixStream::connect(&socket).expect("the first server's socket is gone");
+    assert_eq!(ask_on(&again, FIRE_BASH)["result"]["blocked"], true);
+    ask_on(&stream, r#"{"jsonrpc":"2.0","id":9,"method":"shutdown"}"#);
+    wait_exit(&mut first);
+    // A socket nobody listens on any more (a crashed server) is replaced.
+    drop(std::os::unix::net::UnixListener::bind(&socket).unwrap());
+    let (mut third, stream) = serve_on_socket(dir.path(), &socket);
+    assert_eq!(ask_on(&stream, FIRE_BASH)["result"]["blocked"], true);
+    ask_on(&stream, r#"{"jsonrpc":"2.0","id":9,"method":"shutdown"}"#);
+    wait_exit(&mut third);
+}
+
+#[test]
+fn idle_connections_are_closed_and_connections_are_limited() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("s.sock");
+    let (mut child, first) =
+        serve_on_socket_with(dir.path(), &socket, &["--idle-timeout", "1", "--max-connections", "2"]);
+    let second = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+    assert_eq!(ask_on(&second, FIRE_BASH)["result"]["blocked"], true);
+    let third = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+    let mut line = String::new();
+    BufReader::new(&third).read_line(&mut line).unwrap();
+    assert!(line.contains("too many connections"), "{line}");
+    // The first sends nothing: after a second it is told and closed.
+    first.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let t = Instant::now();
+    let mut reader = BufReader::new(&first);
+    let mut line = String::new();
+    reader.read_line(&mut line).unwrap();
+    assert!(line.contains("nothing received"), "{line}");
+    line.clear();
+    assert_eq!(reader.read_line(&mut line).unwrap(), 0, "closed after the notice");
+    assert!(t.elapsed() < Duration::from_secs(4));
+    // Its place is free again.
+    let fourth = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+    assert_eq!(ask_on(&fourth, FIRE_BASH)["result"]["blocked"], true);
+    ask_on(&fourth, r#"{"jsonrpc":"2.0","id":9,"method":"shutdown"}"#);
+    wait_exit(&mut child);
+}
+
+#[test]
+fn requests_after_shutdown_are_refused_not_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("s.sock");
+    let (mut child, stream) = serve_on_socket(dir.path(), &socket);
+    let mut w = &stream;
+    let both = concat!(
+        r#"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":2,"method":"fire","params":{"event":"PreToolUse","input":{"tool_name":"Bash"}}}"#,
+        "\n"
+    );
+    w.write_all(both.as_bytes()).unwrap();
+    let mut answers = Vec::new();
+    let mut reader = BufReader::new(&stream);
+    for _ in 0..2 {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        answers.push(serde_json::from_str::<Value>(&line).unwrap());
+    }
+    answers.sort_by_key(|a| a["id"].as_i64());
+    assert_eq!(answers[0]["result"], Value::Null);
+    assert_eq!(answers[1]["error"]["message"], "the server is shutting down");
+    wait_exit(&mut child);
+}
+
+#[test]
+fn settings_edited_while_serving_take_effect() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("s.sock");
+    let (mut child, stream) = serve_on_socket(dir.path(), &socket);
+    assert_eq!(ask_on(&stream, FIRE_BASH)["result"]["blocked"], true);
+    let allow = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "echo '{\"decision\": \"allow\"}'", "timeout": 5}]}]}});
+    std::fs::write(dir.path().join("settings.json"), allow.to_string()).unwrap();
+    std::thread::sleep(Duration::from_millis(1200));
+    assert_eq!(ask_on(&stream, FIRE_BASH)["result"]["blocked"], false);
+    // Half-written (broken) settings keep the hooks in force.
+    std::fs::write(dir.path().join("settings.json"), "{\"hooks\": {").unwrap();
+    std::thread::sleep(Duration::from_millis(1200));
+    let r = ask_on(&stream, FIRE_BASH);
+    assert_eq!(r["result"]["blocked"], false, "{r}");
+    ask_on(&stream, r#"{"jsonrpc":"2.0","id":9,"method":"shutdown"}"#);
+    wait_exit(&mut child);
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(stderr.contains("reloaded"), "{stderr}");
+    assert!(stderr.contains("previous hooks stay in force"), "{stderr}");
+}
+
+/// Peak resident memory of a process, in MiB.
+fn peak_rss_mib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kb: u64 = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    kb / 1024
+}
+
+#[test]
+fn a_flood_of_huge_requests_is_read_only_as_fast_as_it_is_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("s.sock");
+    let (mut child, stream) = serve_on_socket(dir.path(), &socket);
+    let content = "x".repeat(10 << 20);
+    let line = json!({"jsonrpc": "2.0", "id": 1, "method": "fire",
+        "params": {"event": "PreToolUse", "input": {"tool_name": "Bash", "tool_input": {"command": content}}}})
+    .to_string()
+        + "\n";
+    let writer = stream.try_clone().unwrap();
+    let sender = std::thread::spawn(move || {
+        let mut w = &writer;
+        for _ in 0..12 {
+            w.write_all(line.as_bytes()).unwrap();
+        }
+    });
+    let mut reader = BufReader::new(&stream);
+    for _ in 0..12 {
+        let mut answer = String::new();
+        reader.read_line(&mut answer).unwrap();
+        assert!(
+            answer.contains("\"blocked\":true"),
+            "{}",
+            &answer[..answer.len().min(300)]
+        );
+    }
+    sender.join().unwrap();
+    let peak = peak_rss_mib(child.id());
+    ask_on(&stream, r#"{"jsonrpc":"2.0","id":9,"method":"shutdown"}"#);
+    wait_exit(&mut child);
+    // 120 MiB went through; at most 32 MiB of requests are held at once.
+    eprintln!("serve peaked at {peak} MiB");
+    assert!(peak < 250, "serve peaked at {peak} MiB");
+}
+
+#[test]
+fn out_of_descriptors_the_server_waits_and_hooks_follow_the_failure_policy() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("s.sock");
+    // hooksConfig makes this a gemini file: the timeout is in milliseconds.
+    let closed = json!({"hooksConfig": {"onFailure": "closed"}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "cat >/dev/null; exit 0", "timeout": 5000}]}]}});
+    std::fs::write(dir.path().join("settings.json"), closed.to_string()).unwrap();
+    let mut child = Command::new("bash")
+        .arg("-c")
+        .arg(r#"ulimit -n 40 && exec "$0" serve --settings "$1" --workdir "$2" --socket "$3""#)
+        .arg(env!("CARGO_BIN_EXE_hookshot"))
+        .arg(dir.path().join("settings.json"))
+        .arg(dir.path())
+        .arg(&socket)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    let first = loop {
+        match std::os::unix::net::UnixStream::connect(&socket) {
+            Ok(s) => break s,
+            Err(_) if t.elapsed() < Duration::from_secs(10) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => panic!("socket never came up: {e}"),
+        }
+    };
+    let r = ask_on(&first, FIRE_BASH);
+    assert_eq!(r["result"]["blocked"], false, "{r}");
+    // Use up the server's descriptors, then some.
+    let crowd: Vec<_> = (0..60)
+        .filter_map(|_| std::os::unix::net::UnixStream::connect(&socket).ok())
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let cpu = |pid: u32| -> u64 {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+        let fields: Vec<&str> = stat.rsplit(')').next().unwrap().split_whitespace().collect();
+        fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+    };
+    let before = cpu(child.id());
+    std::thread::sleep(Duration::from_secs(1));
+    let ticks = cpu(child.id()) - before;
+    assert!(ticks < 30, "the accept loop spun: {ticks} ticks of CPU in a second");
+    // The hook cannot start (no descriptors for its pipes): under the
+    // closed policy that blocks, it never allows.
+    let r = ask_on(&first, FIRE_BASH);
+    assert_eq!(r["result"]["blocked"], true, "{r}");
+    drop(crowd);
+    ask_on(&first, r#"{"jsonrpc":"2.0","id":9,"method":"shutdown"}"#);
+    wait_exit(&mut child);
 }
