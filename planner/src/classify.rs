@@ -4,8 +4,17 @@
 //! that a hash map or one Aho-Corasick automaton answers; only what is not a
 //! literal stays a regex. A `RegexSet` of thousands of patterns falls off
 //! the regex crate's fast paths, and planning would cost milliseconds.
+//!
+//! The shortcut must mean exactly what the regex means, so the pattern is
+//! classified from its parsed form (regex-syntax's HIR, as the regex crate
+//! itself sees it), never from its text: `\<` is a word boundary, not `<`;
+//! `.` does not match a newline, so `^foo.*$` is "starts with foo and is one
+//! line", a probe that only holds for targets without a newline.
 
-/// How one matcher alternative tests a target.
+use regex_syntax::hir::{Dot, Hir, HirKind, Look};
+
+/// How one matcher alternative tests a target; with [`Classified::one_line`]
+/// the probe holds only for targets without a newline.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Probe {
     /// Any target.
@@ -20,109 +29,129 @@ pub enum Probe {
     Contains(String),
 }
 
-/// A literal's text if `s` is one (letters, digits and safe punctuation,
-/// or escaped punctuation); `None` if it has regex syntax.
-fn literal(s: &str) -> Option<String> {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => match chars.next() {
-                Some(e) if e.is_ascii_punctuation() => out.push(e),
-                _ => return None,
-            },
-            '.' | '*' | '+' | '?' | '(' | ')' | '[' | ']' | '{' | '}' | '^' | '$' | '|' => return None,
-            c if c.is_alphanumeric()
-                || matches!(
-                    c,
-                    '_' | '-'
-                        | ':'
-                        | '/'
-                        | '@'
-                        | '='
-                        | ','
-                        | ' '
-                        | '#'
-                        | '%'
-                        | '&'
-                        | '~'
-                        | '!'
-                        | '<'
-                        | '>'
-                        | '\''
-                        | '"'
-                        | ';'
-                ) =>
-            {
-                out.push(c)
-            }
-            _ => return None,
-        }
-    }
-    Some(out)
+/// A probe, and whether it also needs the target to be one line (it came
+/// from a `.` that cannot cross a newline, between two anchors).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Classified {
+    /// The test.
+    pub probe: Probe,
+    /// Holds only for a target without `\n`.
+    pub one_line: bool,
 }
 
-/// Splits at top-level `|`, or `None` if the pattern has groups or classes
-/// (where a `|` may not be top level).
-fn alternatives(p: &str) -> Option<Vec<&str>> {
-    if p.contains(['(', ')', '[', ']']) {
+/// What a `.*` (greedy or lazy) matches: anything, or anything but `\n`.
+fn dot_star(h: &Hir) -> Option<bool> {
+    let HirKind::Repetition(r) = h.kind() else { return None };
+    if r.min != 0 || r.max.is_some() {
         return None;
     }
-    let mut out = Vec::new();
-    let mut start = 0;
-    let bytes = p.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 1,
-            b'|' => {
-                out.push(&p[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-        i += 1;
+    if *r.sub == Hir::dot(Dot::AnyChar) || *r.sub == Hir::dot(Dot::AnyByte) {
+        Some(true)
+    } else if *r.sub == Hir::dot(Dot::AnyCharExceptLF) || *r.sub == Hir::dot(Dot::AnyByteExceptLF) {
+        Some(false)
+    } else {
+        None
     }
-    out.push(&p[start..]);
-    Some(out)
+}
+
+/// The items of one alternative in order, groups opened.
+fn items(h: &Hir, out: &mut Vec<Hir>) {
+    match h.kind() {
+        HirKind::Concat(parts) => parts.iter().for_each(|p| items(p, out)),
+        HirKind::Capture(c) => items(&c.sub, out),
+        _ => out.push(h.clone()),
+    }
+}
+
+/// One alternative as a probe: `[anchor] [.*] [literal] [.*] [anchor]`.
+fn alternative(h: &Hir, full: bool) -> Option<Classified> {
+    let mut parts = Vec::new();
+    items(h, &mut parts);
+    let mut parts = parts.as_slice();
+    let mut start = full;
+    let mut end = full;
+    while let Some((first, rest)) = parts.split_first() {
+        match first.kind() {
+            HirKind::Look(Look::Start) => start = true,
+            HirKind::Empty => {}
+            _ => break,
+        }
+        parts = rest;
+    }
+    while let Some((last, rest)) = parts.split_last() {
+        match last.kind() {
+            HirKind::Look(Look::End) => end = true,
+            HirKind::Empty => {}
+            _ => break,
+        }
+        parts = rest;
+    }
+    // `.*` next to an unanchored edge changes nothing; next to an anchor it
+    // reaches that edge, which (when `.` stops at newlines) only a one-line
+    // target lets it do.
+    let mut lead = None;
+    if let Some((first, rest)) = parts.split_first()
+        && let Some(any) = dot_star(first)
+    {
+        lead = Some(any);
+        parts = rest;
+    }
+    let mut trail = None;
+    if let Some((last, rest)) = parts.split_last()
+        && let Some(any) = dot_star(last)
+    {
+        trail = Some(any);
+        parts = rest;
+    }
+    let lit: String = match parts {
+        [] => String::new(),
+        [one] => match one.kind() {
+            HirKind::Literal(l) => String::from_utf8(l.0.to_vec()).ok()?,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let dots = [lead, trail];
+    // A `.` that stops at newlines and runs into an anchor constrains the
+    // target. With both edges anchored and no dot that crosses newlines,
+    // the constraint is exactly "no newline anywhere"; any other mix ("foo
+    // in the first line") is left to the regex engine.
+    let reaches_anchor = (lead == Some(false) && start) || (trail == Some(false) && end);
+    let one_line = reaches_anchor;
+    if one_line && (!(start && end) || dots.contains(&Some(true)) || lit.contains('\n')) {
+        return None;
+    }
+    if lit.is_empty() && (lead.is_some() || trail.is_some()) {
+        return Some(Classified {
+            probe: Probe::Any,
+            one_line,
+        });
+    }
+    let pinned_start = start && lead.is_none();
+    let pinned_end = end && trail.is_none();
+    let probe = match (pinned_start, pinned_end) {
+        _ if lit.is_empty() && !(pinned_start && pinned_end) => Probe::Any,
+        (true, true) => Probe::Exact(lit),
+        (true, false) => Probe::Prefix(lit),
+        (false, true) => Probe::Suffix(lit),
+        (false, false) => Probe::Contains(lit),
+    };
+    Some(Classified { probe, one_line })
 }
 
 /// The probes equivalent to regex `pattern`, or `None` if it needs the regex
 /// engine. `full` means the whole target must match (Claude's rule);
 /// otherwise a match anywhere counts (gemini's rule).
-pub fn probes(pattern: &str, full: bool) -> Option<Vec<Probe>> {
-    let mut out = Vec::new();
-    for alt in alternatives(pattern)? {
-        let mut a = alt;
-        let mut start = full;
-        let mut end = full;
-        if let Some(rest) = a.strip_prefix('^') {
-            a = rest;
-            start = true;
-        }
-        if a.ends_with('$') && !a.ends_with("\\$") {
-            a = &a[..a.len() - 1];
-            end = true;
-        }
-        // `.*` at an edge unanchors that edge (after ^ or before $ too).
-        if let Some(rest) = a.strip_prefix(".*") {
-            a = rest;
-            start = false;
-        }
-        if a.ends_with(".*") && !a.ends_with("\\.*") {
-            a = &a[..a.len() - 2];
-            end = false;
-        }
-        let lit = literal(a)?;
-        out.push(match (start, end) {
-            _ if lit.is_empty() && !(start && end) => Probe::Any,
-            (true, true) => Probe::Exact(lit),
-            (true, false) => Probe::Prefix(lit),
-            (false, true) => Probe::Suffix(lit),
-            (false, false) => Probe::Contains(lit),
-        });
+pub fn probes(pattern: &str, full: bool) -> Option<Vec<Classified>> {
+    let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+    let mut top = &hir;
+    while let HirKind::Capture(c) = top.kind() {
+        top = &c.sub;
     }
-    Some(out)
+    match top.kind() {
+        HirKind::Alternation(alts) => alts.iter().map(|a| alternative(a, full)).collect(),
+        _ => alternative(top, full).map(|c| vec![c]),
+    }
 }
 
 #[cfg(test)]
@@ -130,7 +159,7 @@ mod tests {
     use super::*;
 
     fn p(s: &str) -> Option<Vec<Probe>> {
-        probes(s, false)
+        probes(s, false).map(|v| v.into_iter().map(|c| c.probe).collect())
     }
 
     #[test]
@@ -149,15 +178,44 @@ mod tests {
         assert_eq!(p("a\\.b"), Some(vec![Probe::Contains("a.b".into())]));
         assert_eq!(p(".*"), Some(vec![Probe::Any]));
         assert_eq!(
-            probes("Edit|Write", true),
+            probes("Edit|Write", true).map(|v| v.into_iter().map(|c| c.probe).collect::<Vec<_>>()),
             Some(vec![Probe::Exact("Edit".into()), Probe::Exact("Write".into())])
         );
-        assert_eq!(probes("mcp__.*", true), Some(vec![Probe::Prefix("mcp__".into())]));
+    }
+
+    #[test]
+    fn a_dot_that_reaches_an_anchor_needs_one_line() {
+        let c = probes("mcp__.*", true).unwrap();
+        assert_eq!(c[0].probe, Probe::Prefix("mcp__".into()));
+        assert!(c[0].one_line, "Claude's whole-name rule anchors the end");
+        let c = probes("^foo.*$", false).unwrap();
+        assert_eq!((c[0].probe.clone(), c[0].one_line), (Probe::Prefix("foo".into()), true));
+        let c = probes("(?s)^foo.*$", false).unwrap();
+        assert_eq!(
+            (c[0].probe.clone(), c[0].one_line),
+            (Probe::Prefix("foo".into()), false)
+        );
+        // Only one edge anchored: "foo in the first line" is no probe.
+        assert_eq!(p("^.*foo"), None);
+        assert_eq!(p("foo.*$"), None);
     }
 
     #[test]
     fn regex_syntax_stays_a_regex() {
-        for pat in ["mcp__srv\\d+__.*", "a.b", "(a|b)c", "[ab]", "a+", "x?", "a{2}", "\\w+"] {
+        for pat in [
+            "mcp__srv\\d+__.*",
+            "a.b",
+            "(a|b)c",
+            "[ab]",
+            "a+",
+            "x?",
+            "a{2}",
+            "\\w+",
+            "\\<write_file\\>",
+            "\\bls\\b",
+            "(?m)^ls$",
+            "(?i)bash",
+        ] {
             assert_eq!(p(pat), None, "{pat}");
         }
     }

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::sync::Mutex;
 
 use aho_corasick::AhoCorasick;
-use classify::Probe;
+use classify::{Classified, Probe};
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use hookshot_core::{EventKind, HookDef, MatchTarget, MatcherSpec};
 use regex::RegexSet;
@@ -132,6 +132,14 @@ struct Collecting {
 
 impl Collecting {
     fn probe(&mut self, probe: Probe, id: u32) {
+        self.classified(Classified { probe, one_line: false }, id);
+    }
+
+    /// Adds a probe; one that holds only for one-line targets stores its
+    /// hook id tagged with [`ONE_LINE`].
+    fn classified(&mut self, c: Classified, id: u32) {
+        let Classified { probe, one_line } = c;
+        let id = if one_line { id | ONE_LINE } else { id };
         let idx = &mut self.idx;
         match probe {
             Probe::Any => push_id(&mut idx.any, id),
@@ -150,6 +158,10 @@ impl Collecting {
         self.idx.regex_hooks.push(id);
     }
 }
+
+/// The tag on a probe's hook id for "only when the target is one line"
+/// (hook ids are indices, far below it).
+const ONE_LINE: u32 = 1 << 31;
 
 /// Plans kept, at most; the cache is emptied when it fills.
 const CACHE_LIMIT: usize = 4096;
@@ -201,7 +213,7 @@ impl Planner {
                 MatcherSpec::Regex(p) | MatcherSpec::FullRegex(p) => {
                     let full = matches!(spec, MatcherSpec::FullRegex(_));
                     match classify::probes(p, full) {
-                        Some(probes) => probes.into_iter().for_each(|pr| c.probe(pr, id)),
+                        Some(probes) => probes.into_iter().for_each(|pr| c.classified(pr, id)),
                         None if full => c.regex(format!("^(?:{p})$"), id),
                         None => c.regex(p.clone(), id),
                     }
@@ -328,6 +340,14 @@ impl Planner {
         if let (Some((set, hooks)), Some(arg)) = (idx.arg_filters.get(name), target.argument) {
             ids.extend(set.matches(arg).into_iter().map(|g| hooks[g]));
         }
+        // Probes from a `.` that stops at newlines hold for one-line
+        // targets only.
+        let multiline = name.contains('\n');
+        ids.retain_mut(|id| {
+            let tagged = *id & ONE_LINE != 0;
+            *id &= !ONE_LINE;
+            !(tagged && multiline)
+        });
         ids.sort_unstable();
         ids.dedup();
         let mut hooks: Vec<Arc<HookDef>> = Vec::with_capacity(ids.len());

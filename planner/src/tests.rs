@@ -285,3 +285,103 @@ proptest! {
         }
     }
 }
+
+/// Regex patterns built from the pieces that decide how a matcher is
+/// classified: literals, escapes (`\.`, `\<`, `\b`, `\n`), classes, dots
+/// with and without the `s` flag, repetitions, groups, alternations,
+/// anchors and flags.
+fn pattern() -> impl Strategy<Value = String> {
+    let atom = prop::sample::select(vec![
+        "a", "b", "ab", "_", "x_y", "<", ">", "\\.", "\\<", "\\>", "\\b", "\\B", "\\n", ".", " ", "[ab]", "\\d", "\\w",
+        "é", "\\A", "\\z",
+    ])
+    .prop_map(String::from);
+    let quant = prop::sample::select(vec!["", "", "", "*", "+", "?", "*?", "{2}"]);
+    let piece = prop_oneof![
+        4 => (atom, quant).prop_map(|(a, q)| format!("{a}{q}")),
+        2 => Just(".*".to_string()),
+        1 => Just("(?s:.*)".to_string()),
+        1 => Just(".*?".to_string()),
+    ];
+    let concat = prop::collection::vec(piece, 0..4).prop_map(|v| v.concat());
+    let alts = prop::collection::vec(concat, 1..3).prop_map(|v| v.join("|"));
+    let grouped = prop_oneof![
+        3 => alts.clone(),
+        1 => alts.clone().prop_map(|a| format!("({a})")),
+        1 => (alts.clone(), alts).prop_map(|(a, b)| format!("({a})x|{b}")),
+    ];
+    (
+        prop::sample::select(vec!["", "", "", "(?i)", "(?s)", "(?m)"]),
+        prop::sample::select(vec!["", "^"]),
+        grouped,
+        prop::sample::select(vec!["", "$"]),
+    )
+        .prop_map(|(f, s, body, e)| format!("{f}{s}{body}{e}"))
+}
+
+fn target_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::collection::vec(
+            prop::sample::select(vec!['a', 'b', '_', '<', '>', '.', '\n', ' ', 'x', 'y', '1', 'é', 'A']),
+            0..7
+        )
+        .prop_map(|v| v.into_iter().collect()),
+        prop::sample::select(vec![
+            "ab",
+            "x_y",
+            "ab\nab",
+            "\nab",
+            "ab\n",
+            "a.b",
+            "<ab>",
+            "write_file",
+            "a b"
+        ])
+        .prop_map(String::from),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+    #[test]
+    fn every_matcher_means_what_its_regex_means(pat in pattern(), full in any::<bool>(), target in target_text()) {
+        let regex = if full { format!("^(?:{pat})$") } else { pat.clone() };
+        let Ok(re) = regex::Regex::new(&regex) else { return Ok(()) };
+        let spec = if full { MatcherSpec::FullRegex(pat.clone()) } else { MatcherSpec::Regex(pat.clone()) };
+        let hooks = vec![hook(0, EventKind::BeforeTool, spec, "h", false)];
+        let p = Planner::new(&hooks).unwrap();
+        let t = Target { name: Some(&target), model: None, argument: None };
+        let planned = !p.plan(EventKind::BeforeTool, t).hooks.is_empty();
+        prop_assert_eq!(
+            planned,
+            re.is_match(&target),
+            "pattern {:?} (full: {}) on {:?}, classified as {:?}",
+            pat, full, target, classify::probes(&pat, full)
+        );
+    }
+}
+
+#[test]
+fn the_shortcuts_that_once_differed_from_the_regex() {
+    let fires = |pat: &str, full: bool, target: &str| {
+        let spec = if full {
+            MatcherSpec::FullRegex(pat.into())
+        } else {
+            MatcherSpec::Regex(pat.into())
+        };
+        let p = Planner::new(&[hook(0, EventKind::BeforeTool, spec, "h", false)]).unwrap();
+        let t = Target {
+            name: Some(target),
+            model: None,
+            argument: None,
+        };
+        !p.plan(EventKind::BeforeTool, t).hooks.is_empty()
+    };
+    // `\<` and `\>` are word boundaries, not the characters < and >.
+    assert!(fires("\\<write_file\\>", false, "write_file"));
+    assert!(!fires("\\<write_file\\>", false, "rewrite_file"));
+    // `.` does not cross a newline.
+    assert!(fires("^foo.*$", false, "foobar"));
+    assert!(!fires("^foo.*$", false, "foo\nbar"));
+    assert!(!fires("mcp__.*", true, "mcp__x\ny"));
+}
