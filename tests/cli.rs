@@ -554,3 +554,54 @@ fn a_one_shot_fire_delivers_its_notifications_before_it_ends_the_observer() {
         .collect();
     assert_eq!(kinds, ["agent.tool.exec_start"], "{log}");
 }
+
+/// Peak resident memory (MiB) of `hookshot ARGS` fed `input`, measured by a
+/// Python parent with getrusage (the child's own high-water mark).
+fn peak_mib(dir: &Path, args: &[&str], input: &Path) -> (u64, i32) {
+    let script = r#"
+import resource, subprocess, sys
+p = subprocess.run(sys.argv[1:], stdin=sys.stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024, p.returncode)
+"#;
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_hookshot"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::fs::File::open(input).unwrap())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut words = text.split_whitespace();
+    let mib = words
+        .next()
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("{text} {}", String::from_utf8_lossy(&out.stderr)));
+    let code = words.next().and_then(|w| w.parse().ok()).unwrap();
+    (mib, code)
+}
+
+#[test]
+fn parallel_hooks_share_one_copy_of_a_large_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let hooks: Vec<Value> = (0..10)
+        .map(|i| json!({"type": "command", "command": format!("cat >/dev/null # {i}"), "timeout": 60000}))
+        .collect();
+    let settings = json!({"hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": hooks}]}});
+    std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
+    let input = json!({"tool_name": "write_file", "tool_input": {"content": "x".repeat(30 << 20)}});
+    std::fs::write(dir.path().join("input.json"), input.to_string()).unwrap();
+    let (mib, code) = peak_mib(
+        dir.path(),
+        &["fire", "BeforeTool", "--settings", "settings.json"],
+        &dir.path().join("input.json"),
+    );
+    assert_eq!(code, 0);
+    // Reading and parsing hold about three copies (~90 MiB); a copy per hook
+    // would add 300 MiB.
+    assert!(
+        mib < 200,
+        "hookshot peaked at {mib} MiB for a 30 MB input and ten hooks"
+    );
+}
