@@ -212,6 +212,12 @@ fn ask_on(stream: &std::os::unix::net::UnixStream, line: &str) -> Value {
 const FIRE_BASH: &str =
     r#"{"jsonrpc":"2.0","id":1,"method":"fire","params":{"event":"PreToolUse","input":{"tool_name":"Bash"}}}"#;
 
+/// Asks the server to shut down and waits for it to exit.
+fn shut_down(child: &mut std::process::Child, stream: &std::os::unix::net::UnixStream) {
+    ask_on(stream, r#"{"jsonrpc":"2.0","id":9,"method":"shutdown"}"#);
+    wait_exit(child);
+}
+
 fn wait_exit(child: &mut std::process::Child) -> std::process::ExitStatus {
     let t = Instant::now();
     loop {
@@ -266,14 +272,12 @@ fn a_second_server_leaves_a_live_socket_alone_and_the_socket_is_private() {
     // The first one still answers, on a new connection too.
     let again = std::os::unix::net::UnixStream::connect(&socket).expect("the first server's socket is gone");
     assert_eq!(ask_on(&again, FIRE_BASH)["result"]["blocked"], true);
-    ask_on(&stream, r#"{"jsonrpc":"2.0","id":9,"method":"shutdown"}"#);
-    wait_exit(&mut first);
+    shut_down(&mut first, &stream);
     // A socket nobody listens on any more (a crashed server) is replaced.
     drop(std::os::unix::net::UnixListener::bind(&socket).unwrap());
     let (mut third, stream) = serve_on_socket(dir.path(), &socket);
     assert_eq!(ask_on(&stream, FIRE_BASH)["result"]["blocked"], true);
-    ask_on(&stream, r#"{"jsonrpc":"2.0","id":9,"method":"shutdown"}"#);
-    wait_exit(&mut third);
+    shut_down(&mut third, &stream);
 }
 
 #[test]
@@ -301,8 +305,7 @@ fn idle_connections_are_closed_and_connections_are_limited() {
     // Its place is free again.
     let fourth = std::os::unix::net::UnixStream::connect(&socket).unwrap();
     assert_eq!(ask_on(&fourth, FIRE_BASH)["result"]["blocked"], true);
-    ask_on(&fourth, r#"{"jsonrpc":"2.0","id":9,"method":"shutdown"}"#);
-    wait_exit(&mut child);
+    shut_down(&mut child, &fourth);
 }
 
 #[test]
@@ -347,8 +350,7 @@ fn settings_edited_while_serving_take_effect() {
     std::thread::sleep(Duration::from_millis(1200));
     let r = ask_on(&stream, FIRE_BASH);
     assert_eq!(r["result"]["blocked"], false, "{r}");
-    ask_on(&stream, r#"{"jsonrpc":"2.0","id":9,"method":"shutdown"}"#);
-    wait_exit(&mut child);
+    shut_down(&mut child, &stream);
     let mut stderr = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
     assert!(stderr.contains("reloaded"), "{stderr}");
@@ -396,8 +398,7 @@ fn a_flood_of_huge_requests_is_read_only_as_fast_as_it_is_answered() {
     }
     sender.join().unwrap();
     let peak = peak_rss_mib(child.id());
-    ask_on(&stream, r#"{"jsonrpc":"2.0","id":9,"method":"shutdown"}"#);
-    wait_exit(&mut child);
+    shut_down(&mut child, &stream);
     // 120 MiB went through; at most 32 MiB of requests are held at once.
     eprintln!("serve peaked at {peak} MiB");
     assert!(peak < 250, "serve peaked at {peak} MiB");
@@ -452,6 +453,5 @@ fn out_of_descriptors_the_server_waits_and_hooks_follow_the_failure_policy() {
     let r = ask_on(&first, FIRE_BASH);
     assert_eq!(r["result"]["blocked"], true, "{r}");
     drop(crowd);
-    ask_on(&first, r#"{"jsonrpc":"2.0","id":9,"method":"shutdown"}"#);
-    wait_exit(&mut child);
+    shut_down(&mut child, &first);
 }
