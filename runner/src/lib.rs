@@ -458,11 +458,20 @@ impl Runner {
         let start = Instant::now();
         let mut attempt = 0;
         loop {
-            let captured = {
-                let _permit = tokio::time::timeout_at(deadline, self.permits.acquire()).await;
-                let left = deadline.saturating_duration_since(Instant::now());
-                self.run_command(command, left, input.bytes, env).await
+            // No slot before the deadline: the hook is not started just to
+            // be killed at once.
+            let Ok(permit) = tokio::time::timeout_at(deadline, self.permits.acquire()).await else {
+                let why = format!(
+                    "timed out after {}s waiting to start ({} hooks already running)",
+                    secs(start.elapsed()),
+                    self.config.max_concurrency
+                );
+                let failure = Failure::new(FailureKind::Timeout, why);
+                return HookRecord::from_answer(Arc::clone(hook), start.elapsed(), Err(failure));
             };
+            let left = deadline.saturating_duration_since(Instant::now());
+            let captured = self.run_command(command, left, input.bytes, env).await;
+            drop(permit);
             let mut record = HookRecord::interpret(Arc::clone(hook), captured);
             let pause = Duration::from_millis(100 << (attempt + 1).min(6));
             if record.failure.is_none() || attempt >= hook.retry || Instant::now() + pause >= deadline {

@@ -453,3 +453,39 @@ async fn an_llm_hooks_retry_shares_its_timeout() {
     assert_eq!(rec.failure.map(|f| f.kind), Some(FailureKind::Timeout));
     assert!(start.elapsed() <= Duration::from_secs(30), "took {:?}", start.elapsed());
 }
+
+#[tokio::test]
+async fn a_hook_that_finds_no_free_slot_in_time_is_not_started() {
+    use hookshot_core::{FailureKind, HookAction};
+    let dir = tempfile::tempdir().unwrap();
+    let r = Runner::new(RunnerConfig {
+        max_concurrency: 1,
+        ..RunnerConfig::default()
+    });
+    let e = RunEnv {
+        cwd: dir.path().to_path_buf(),
+        vars: vec![],
+    };
+    let busy = hook_def(
+        HookAction::Command {
+            command: "sleep 2".into(),
+        },
+        Duration::from_secs(5),
+        0,
+    );
+    let late = hook_def(
+        HookAction::Command {
+            command: "touch started".into(),
+        },
+        Duration::from_millis(300),
+        0,
+    );
+    let (_, rec) = tokio::join!(r.run(&busy, no_input(), &e), async {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        r.run(&late, no_input(), &e).await
+    });
+    let f = rec.failure.expect("the late hook cannot have run");
+    assert_eq!(f.kind, FailureKind::Timeout);
+    assert!(f.message.contains("waiting to start"), "{}", f.message);
+    assert!(!dir.path().join("started").exists(), "it was started only to be killed");
+}
