@@ -412,7 +412,9 @@ impl HookSystem {
 
     /// Reads the settings files again, under the same trust policy (a
     /// changed project file is untrusted until trusted again). On an error
-    /// the loaded configuration stays in force. Built-ins are not restarted.
+    /// the loaded configuration stays in force, and until the file changes
+    /// again every answer carries the problem as a warning (a block under
+    /// the closed failure policy). Built-ins are not restarted.
     pub fn reload(&mut self) -> Result<(), Error> {
         let Some(spec) = &self.reload_from else {
             return Ok(());
@@ -430,7 +432,18 @@ impl HookSystem {
             .map(|p| p.message.as_str())
             .collect();
         if !broken.is_empty() {
-            return Err(Error::Broken(broken.join("\n")));
+            // The hooks in force stay, and so does the news that the edit
+            // was not taken: every answer says it (the closed policy
+            // blocks on it) until the file changes again.
+            let why = broken.join("\n");
+            self.loaded = loaded;
+            self.load_warnings = load_warnings(&self.registry, &self.builtin_problems);
+            self.load_warnings.extend(
+                broken
+                    .iter()
+                    .map(|m| format!("{m} (the hooks loaded before it changed stay in force)")),
+            );
+            return Err(Error::Broken(why));
         }
         self.load_warnings = load_warnings(&registry, &self.builtin_problems);
         self.registry = registry;
@@ -442,32 +455,37 @@ impl HookSystem {
     /// modification time) since the last load; cheap enough to call before
     /// every turn. Returns whether it reloaded.
     pub fn reload_if_changed(&mut self) -> Result<bool, Error> {
-        let Some(spec) = &self.reload_from else {
-            return Ok(false);
-        };
-        if fingerprint(&spec.sources()) == self.loaded {
+        if !self.changed() {
             return Ok(false);
         }
         self.reload().map(|()| true)
     }
 
-    /// A new system with the settings as they are now, when a file changed
-    /// since the last load (`None` when nothing did), sharing this one's
-    /// hook processes, built-ins, audit log and metrics. For servers: events
-    /// in flight finish on the old system while new ones use the new.
-    pub fn reloaded(&self) -> Result<Option<HookSystem>, Error> {
-        let Some(spec) = &self.reload_from else {
-            return Ok(None);
-        };
-        if fingerprint(&spec.sources()) == self.loaded {
-            return Ok(None);
+    /// Whether a settings file appeared, vanished or changed since the last
+    /// load (a load that found it broken counts).
+    fn changed(&self) -> bool {
+        self.reload_from
+            .as_ref()
+            .is_some_and(|spec| fingerprint(&spec.sources()) != self.loaded)
+    }
+
+    /// When a settings file changed since the last load, the system to use
+    /// from now on, and how loading the change went: with `Err`, the change
+    /// could not be used, the new system keeps this one's hooks and every
+    /// answer reports the problem (see [`HookSystem::reload`]). It shares
+    /// this system's hook processes, built-ins, audit log and metrics. For
+    /// servers: events in flight finish on the old system while new ones
+    /// use the new.
+    pub fn reloaded(&self) -> Option<(HookSystem, Result<(), Error>)> {
+        if !self.changed() {
+            return None;
         }
         let mut next = HookSystem {
-            registry: Registry::default(),
+            registry: self.registry.clone(),
             code_hooks: self.code_hooks.clone(),
             session_hooks: self.session_hooks.clone(),
             reload_from: self.reload_from.clone(),
-            loaded: Vec::new(),
+            loaded: self.loaded.clone(),
             audit: self.audit.clone(),
             metrics: Arc::clone(&self.metrics),
             event_budget: self.event_budget,
@@ -478,11 +496,16 @@ impl HookSystem {
             strategy: self.strategy,
             nesting: self.nesting.clone(),
             fingerprints: std::collections::HashMap::new(),
-            load_warnings: Vec::new(),
+            load_warnings: self.load_warnings.clone(),
             builtin_problems: self.builtin_problems.clone(),
         };
-        next.reload()?;
-        Ok(Some(next))
+        let loaded = next.reload();
+        // A change that was not taken leaves the old registry, which still
+        // needs a planner of its own.
+        if loaded.is_err() && next.recompile().is_err() {
+            return None;
+        }
+        Some((next, loaded))
     }
 
     /// Per-hook metrics since this system was built.

@@ -159,14 +159,13 @@ struct Server {
     stopping: AtomicBool,
     total_bytes: Arc<Semaphore>,
     last_check: StdMutex<Instant>,
-    /// The last reload problem reported, so it is said once.
-    reload_problem: StdMutex<Option<String>>,
 }
 
 impl Server {
     /// The hook system in force, reloaded first when a settings file
     /// changed (looked at most once a second). A reload that finds a
-    /// broken file keeps the hooks in force and says why once.
+    /// broken file keeps the hooks in force, says so on stderr once, and
+    /// in every answer until the file changes again.
     fn current(&self) -> Arc<HookSystem> {
         let hooks = Arc::clone(&self.hooks.read().unwrap_or_else(std::sync::PoisonError::into_inner));
         let due = self
@@ -183,33 +182,23 @@ impl Server {
         if !due {
             return hooks;
         }
-        match hooks.reloaded() {
-            Ok(None) => hooks,
-            Ok(Some(next)) => {
-                let next = Arc::new(next);
-                *self.hooks.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::clone(&next);
+        let Some((next, loaded)) = hooks.reloaded() else {
+            return hooks;
+        };
+        // Either way the new system is the one in force: with a change that
+        // could not be used it keeps the old hooks, and its answers say why.
+        let next = Arc::new(next);
+        *self.hooks.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::clone(&next);
+        match loaded {
+            Ok(()) => {
                 eprintln!("hookshot: settings changed; reloaded");
                 for w in next.load_warnings() {
                     eprintln!("hookshot: warning: {w}");
                 }
-                if let Ok(mut p) = self.reload_problem.lock() {
-                    *p = None;
-                }
-                next
             }
-            Err(e) => {
-                let why = e.to_string();
-                let mut said = self
-                    .reload_problem
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                if said.as_deref() != Some(why.as_str()) {
-                    eprintln!("hookshot: settings changed but cannot be used; the previous hooks stay in force: {why}");
-                    *said = Some(why);
-                }
-                hooks
-            }
+            Err(e) => eprintln!("hookshot: settings changed but cannot be used; the previous hooks stay in force: {e}"),
         }
+        next
     }
 
     fn begin_shutdown(&self) {
@@ -493,7 +482,6 @@ pub async fn serve(hooks: HookSystem, socket: Option<PathBuf>, limits: Limits) -
         stopping: AtomicBool::new(false),
         total_bytes: Arc::new(Semaphore::new(limits.max_buffered_total.max(1))),
         last_check: StdMutex::new(Instant::now()),
-        reload_problem: StdMutex::new(None),
     });
     let bound = socket.as_deref().map(bind_private).transpose()?;
     let stdio = serve_connection(Arc::clone(&server), tokio::io::stdin(), tokio::io::stdout());

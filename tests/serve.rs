@@ -350,6 +350,14 @@ fn settings_edited_while_serving_take_effect() {
     std::thread::sleep(Duration::from_millis(1200));
     let r = ask_on(&stream, FIRE_BASH);
     assert_eq!(r["result"]["blocked"], false, "{r}");
+    // ...and the client sees that its edit was not taken.
+    assert!(
+        r["result"]["warnings"][0]
+            .as_str()
+            .unwrap_or("")
+            .contains("stay in force"),
+        "{r}"
+    );
     shut_down(&mut child, &stream);
     let mut stderr = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();

@@ -65,11 +65,37 @@ async fn reload_reads_changed_settings_and_keeps_the_old_on_error() {
     std::fs::write(p.path().join("settings.json"), "{ broken").unwrap();
     let err = h.reload().unwrap_err();
     assert!(err.to_string().contains("settings.json:1:3"), "{err}");
-    assert_eq!(
-        h.fire(EventKind::BeforeTool, input()).await.block_reason(),
-        "v2",
-        "old config stays"
+    let o = h.fire(EventKind::BeforeTool, input()).await;
+    assert_eq!(o.block_reason(), "v2", "old config stays");
+    assert!(
+        o.warnings
+            .iter()
+            .any(|w| w.contains("settings.json:1:3") && w.contains("stay in force")),
+        "the edit that was not taken is reported: {:?}",
+        o.warnings
     );
+    // Not read again until it changes again.
+    assert!(!h.reload_if_changed().unwrap());
+}
+
+#[tokio::test]
+async fn under_the_closed_policy_an_edit_that_cannot_be_used_blocks() {
+    let closed = |cmd: &str| {
+        let mut s = settings(&[cmd]);
+        s["hooksConfig"] = json!({"onFailure": "closed"});
+        s
+    };
+    let p = Project::new(&closed("cat >/dev/null; echo '{\"decision\":\"allow\"}'"));
+    let mut h = p.hooks();
+    assert!(!h.fire(EventKind::BeforeTool, input()).await.is_blocked());
+    std::fs::write(p.path().join("settings.json"), "{ broken").unwrap();
+    assert!(h.reload().is_err());
+    let o = h.fire(EventKind::BeforeTool, input()).await;
+    assert!(
+        o.is_blocked(),
+        "a guard edit that was not taken must not allow silently"
+    );
+    assert!(o.block_reason().contains("settings.json:1:3"), "{}", o.block_reason());
 }
 
 #[tokio::test]
