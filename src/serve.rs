@@ -20,8 +20,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex as StdMutex, RwLock};
 use std::time::{Duration, Instant};
 
+use hookshot_runner::LineReader;
 use serde_json::{Map, Value, json};
-use tokio::io::{AsyncBufRead, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore, watch};
 
 use crate::{EventKind, HookSystem};
@@ -207,50 +208,6 @@ impl Server {
     }
 }
 
-/// Reads lines of at most `cap` bytes; unlike a plain read, it can be
-/// interrupted between reads and resumed without losing a partial line.
-struct LineReader {
-    buf: Vec<u8>,
-    too_long: bool,
-    cap: usize,
-}
-
-impl LineReader {
-    /// The next line (`Some(true)`; `Some(false)` for one longer than the
-    /// cap, whose bytes were dropped), `None` at the end of input.
-    async fn next<R: AsyncBufRead + Unpin>(&mut self, r: &mut R) -> std::io::Result<Option<bool>> {
-        use tokio::io::AsyncBufReadExt;
-        loop {
-            let chunk = r.fill_buf().await?;
-            if chunk.is_empty() {
-                let any = !self.buf.is_empty() || self.too_long;
-                return Ok(any.then_some(!std::mem::take(&mut self.too_long)));
-            }
-            let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
-                Some(i) => (i + 1, true),
-                None => (chunk.len(), false),
-            };
-            if !self.too_long {
-                if self.buf.len() + take > self.cap {
-                    self.too_long = true;
-                    self.buf.clear();
-                } else {
-                    self.buf.extend_from_slice(&chunk[..take]);
-                }
-            }
-            r.consume(take);
-            if done {
-                return Ok(Some(!std::mem::take(&mut self.too_long)));
-            }
-        }
-    }
-
-    /// Whether part of a line has been read.
-    fn midway(&self) -> bool {
-        !self.buf.is_empty() || self.too_long
-    }
-}
-
 /// Writes one answer, giving up after `limit` (a client that does not read
 /// its answers); returns whether it was written.
 async fn write_line<W: AsyncWrite + Unpin>(writer: &Mutex<W>, v: &Value, limit: Duration) -> bool {
@@ -278,11 +235,7 @@ where
     let limits = server.limits;
     let writer = Arc::new(Mutex::new(writer));
     let mut reader = BufReader::new(reader);
-    let mut lines = LineReader {
-        buf: Vec::new(),
-        too_long: false,
-        cap: limits.max_line,
-    };
+    let mut lines = LineReader::new(limits.max_line);
     let mut stopped = server.stop.subscribe();
     let in_flight = Arc::new(Semaphore::new(limits.max_in_flight.max(1)));
     let bytes = Arc::new(Semaphore::new(limits.max_buffered.max(1)));
@@ -319,7 +272,7 @@ where
             }
             Ok(Some(true)) => {}
         }
-        let line = trimmed(std::mem::take(&mut lines.buf));
+        let line = trimmed(lines.take());
         if line.is_empty() {
             continue;
         }
@@ -376,7 +329,7 @@ where
     // Lines already sent after a shutdown get an answer, not silence.
     if server.stopping.load(Ordering::SeqCst) {
         while let Ok(Ok(Some(true))) = tokio::time::timeout(Duration::from_millis(50), lines.next(&mut reader)).await {
-            let line = trimmed(std::mem::take(&mut lines.buf));
+            let line = trimmed(lines.take());
             if !line.is_empty() {
                 answer_after_shutdown(&writer, &line).await;
             }

@@ -32,7 +32,7 @@ use hookshot_core::{
 pub use llm::{FixtureModel, ModelClient};
 use nix::sys::signal::Signal;
 pub use persistent::ProcessPool;
-pub use plan::{PlanRun, input_bytes};
+pub use plan::PlanRun;
 use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command;
@@ -72,39 +72,66 @@ pub(crate) fn secs(d: Duration) -> f64 {
     (d.as_secs_f64() * 1000.0).round() / 1000.0
 }
 
-/// Reads one line into `buf`, keeping at most `cap` bytes: `None` at the
-/// end of input, `Some(false)` when the line was longer (its bytes are
-/// skipped, not kept, so one huge line costs no memory and ends nothing).
-pub async fn read_capped_line<R: tokio::io::AsyncBufRead + Unpin>(
-    r: &mut R,
-    buf: &mut Vec<u8>,
+/// Reads lines of at most `cap` bytes. A longer line is skipped, its bytes
+/// never kept, so one huge line costs no memory and ends nothing. Its state
+/// lives here, not in the future: [`LineReader::next`] can be cancelled
+/// between reads (by a timeout, a shutdown) and called again without losing
+/// part of a line.
+#[derive(Debug)]
+pub struct LineReader {
+    buf: Vec<u8>,
+    too_long: bool,
     cap: usize,
-) -> std::io::Result<Option<bool>> {
-    use tokio::io::AsyncBufReadExt;
-    let mut too_long = false;
-    let mut any = false;
-    loop {
-        let chunk = r.fill_buf().await?;
-        if chunk.is_empty() {
-            return Ok(if any { Some(!too_long) } else { None });
+}
+
+impl LineReader {
+    /// A reader of lines up to `cap` bytes.
+    pub fn new(cap: usize) -> LineReader {
+        LineReader {
+            buf: Vec::new(),
+            too_long: false,
+            cap,
         }
-        any = true;
-        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        if !too_long {
-            if buf.len() + take > cap {
-                too_long = true;
-                buf.clear();
-            } else {
-                buf.extend_from_slice(&chunk[..take]);
+    }
+
+    /// Reads to the end of the next line: `Some(true)` when it is complete
+    /// (take it with [`LineReader::take`]), `Some(false)` when it was longer
+    /// than the cap and was dropped, `None` at the end of input.
+    pub async fn next<R: tokio::io::AsyncBufRead + Unpin>(&mut self, r: &mut R) -> std::io::Result<Option<bool>> {
+        use tokio::io::AsyncBufReadExt;
+        loop {
+            let chunk = r.fill_buf().await?;
+            if chunk.is_empty() {
+                let any = !self.buf.is_empty() || self.too_long;
+                return Ok(any.then_some(!std::mem::take(&mut self.too_long)));
+            }
+            let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (chunk.len(), false),
+            };
+            if !self.too_long {
+                if self.buf.len() + take > self.cap {
+                    self.too_long = true;
+                    self.buf.clear();
+                } else {
+                    self.buf.extend_from_slice(&chunk[..take]);
+                }
+            }
+            r.consume(take);
+            if done {
+                return Ok(Some(!std::mem::take(&mut self.too_long)));
             }
         }
-        r.consume(take);
-        if done {
-            return Ok(Some(!too_long));
-        }
+    }
+
+    /// The line just read, leaving the reader empty for the next.
+    pub fn take(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.buf)
+    }
+
+    /// Whether part of a line has been read.
+    pub fn midway(&self) -> bool {
+        !self.buf.is_empty() || self.too_long
     }
 }
 

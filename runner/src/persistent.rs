@@ -232,11 +232,10 @@ impl Proc {
         );
         tokio::spawn(async move {
             let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
+            let mut lines = crate::LineReader::new(MAX_LINE);
             loop {
-                buf.clear();
                 let read = tokio::select! {
-                    r = crate::read_capped_line(&mut reader, &mut buf, MAX_LINE) => r,
+                    r = lines.next(&mut reader) => r,
                     () = e.kill.notified() => break,
                 };
                 match read {
@@ -247,7 +246,7 @@ impl Proc {
                     }
                     Ok(None) | Err(_) => break,
                 }
-                let Ok(msg) = serde_json::from_slice::<Value>(&buf) else {
+                let Ok(msg) = serde_json::from_slice::<Value>(&lines.take()) else {
                     tracing::warn!(process = %name, "ignored a line that is not JSON");
                     continue;
                 };

@@ -32,7 +32,7 @@ pub struct PlanRun<'a> {
 }
 
 /// The bytes a process hook of `dialect` reads on stdin for `event`.
-pub fn input_bytes(event: EventKind, dialect: Dialect, input: &Map<String, Value>) -> Vec<u8> {
+fn input_bytes(event: EventKind, dialect: Dialect, input: &Map<String, Value>) -> Vec<u8> {
     let shaped = if dialect == Dialect::Gemini {
         let mut m = input.clone();
         m.insert(

@@ -489,3 +489,26 @@ async fn a_hook_that_finds_no_free_slot_in_time_is_not_started() {
     assert!(f.message.contains("waiting to start"), "{}", f.message);
     assert!(!dir.path().join("started").exists(), "it was started only to be killed");
 }
+
+#[tokio::test]
+async fn a_line_read_interrupted_midway_resumes_without_losing_bytes() {
+    use tokio::io::AsyncWriteExt;
+    let (client, server) = tokio::io::duplex(64);
+    let mut reader = tokio::io::BufReader::new(server);
+    let mut lines = hookshot_runner::LineReader::new(16);
+    let mut client = client;
+    client.write_all(b"hello ").await.unwrap();
+    // Interrupted before the line ends (as a timeout or shutdown would).
+    let cut = tokio::time::timeout(Duration::from_millis(50), lines.next(&mut reader)).await;
+    assert!(cut.is_err() && lines.midway());
+    client.write_all(b"world\n").await.unwrap();
+    assert_eq!(lines.next(&mut reader).await.unwrap(), Some(true));
+    assert_eq!(lines.take(), b"hello world\n");
+    // Longer than the cap: dropped, and the next line is whole.
+    client.write_all(b"0123456789abcdefXYZ\nok\n").await.unwrap();
+    assert_eq!(lines.next(&mut reader).await.unwrap(), Some(false));
+    assert_eq!(lines.next(&mut reader).await.unwrap(), Some(true));
+    assert_eq!(lines.take(), b"ok\n");
+    drop(client);
+    assert_eq!(lines.next(&mut reader).await.unwrap(), None);
+}
