@@ -132,6 +132,7 @@ fn code_hook(event: EventKind, name: &str, source: SourceKind) -> HookDef {
         retry: 0,
         source,
         provenance: hookshot_core::Provenance::default(),
+        options: Default::default(),
     }
 }
 
@@ -616,6 +617,10 @@ impl HookSystem {
             MatchTarget::ToolName => input.get("tool_name").and_then(Value::as_str),
             MatchTarget::Trigger(field) => input.get(field).and_then(Value::as_str),
             MatchTarget::None => None,
+        };
+        let name = match event {
+            EventKind::FileChanged => name.map(|p| p.rsplit(['/', '\\']).next().unwrap_or(p)),
+            _ => name,
         };
         let model = input
             .get("llm_request")

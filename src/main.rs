@@ -667,6 +667,8 @@ fn describe_for_trust(h: &hookshot::HookDef) -> String {
     use hookshot_core::HookAction;
     let what = match &h.action {
         HookAction::Command { command } => format!("runs: {command}"),
+        HookAction::Exec { program, args } => format!("runs: {program} with arguments {args:?} (no shell)"),
+        HookAction::Unsupported { why, .. } => format!("cannot run: {why}"),
         HookAction::Persistent { process, observe } => {
             let mut s = format!(
                 "starts process \"{}\" ({}): {}",

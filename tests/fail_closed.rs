@@ -105,9 +105,11 @@ fn plant(s: &Sandbox, rel: &str, kind: &str) {
     let _ = std::fs::remove_file(&p);
     match kind {
         "truncated" => std::fs::write(&p, "{\"hooks\": {").unwrap(),
-        "unknown-key" => std::fs::write(
+        // Unknown keys are ignored with a warning in Claude Code files (as
+        // Claude Code does); an unknown hook type is an error everywhere.
+        "unknown-type" => std::fs::write(
             &p,
-            r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "touch pwned", "async": true}]}]}}"#,
+            r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "commnd", "command": "touch pwned"}]}]}}"#,
         )
         .unwrap(),
         "huge-timeout" => std::fs::write(
@@ -140,7 +142,7 @@ const PROJECT_FILES: &[&str] = &[
 ];
 const HOSTILE: &[&str] = &[
     "truncated",
-    "unknown-key",
+    "unknown-type",
     "huge-timeout",
     "bad-byte",
     "yaml-bomb",

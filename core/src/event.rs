@@ -100,13 +100,53 @@ events! {
     /// Before the context is compressed.
     PreCompress => [Some("PreCompress"), Some("PreCompact"), Some("pre_auto_compact"), None],
     /// After the context was compressed.
-    PostCompress => [None, None, Some("post_auto_compact"), None],
+    PostCompress => [None, Some("PostCompact"), Some("post_auto_compact"), None],
     /// Before a turn-level (micro) compaction.
     PreMicroCompact => [None, None, Some("pre_micro_compact"), None],
     /// After a turn-level (micro) compaction.
     PostMicroCompact => [None, None, Some("post_micro_compact"), None],
     /// The agent shows the user a notification (e.g. a permission prompt).
     Notification => [Some("Notification"), Some("Notification"), None, None],
+    /// Auto mode denied a tool call (Claude); a hook may say the model may retry.
+    PermissionDenied => [None, Some("PermissionDenied"), None, None],
+    /// Every tool call of a parallel batch resolved, before the next model call.
+    PostToolBatch => [None, Some("PostToolBatch"), None, None],
+    /// A typed command expands into a prompt (Claude's slash commands).
+    UserPromptExpansion => [None, Some("UserPromptExpansion"), None, None],
+    /// One-time set-up run (`claude --init-only`, `--maintenance`).
+    Setup => [None, Some("Setup"), None, None],
+    /// Assistant text is being displayed (display-only rewrite).
+    MessageDisplay => [None, Some("MessageDisplay"), None, None],
+    /// A task is being created.
+    TaskCreated => [None, Some("TaskCreated"), None, None],
+    /// A task is being marked completed.
+    TaskCompleted => [None, Some("TaskCompleted"), None, None],
+    /// The turn ended because of an API error (output ignored).
+    StopFailure => [None, Some("StopFailure"), None, None],
+    /// A teammate of an agent team is about to go idle.
+    TeammateIdle => [None, Some("TeammateIdle"), None, None],
+    /// An instructions file (CLAUDE.md, rules) was loaded into context.
+    InstructionsLoaded => [None, Some("InstructionsLoaded"), None, None],
+    /// A configuration file changed during the session.
+    ConfigChange => [None, Some("ConfigChange"), None, None],
+    /// The working directory changed.
+    CwdChanged => [None, Some("CwdChanged"), None, None],
+    /// A working directory was added mid-session.
+    DirectoryAdded => [None, Some("DirectoryAdded"), None, None],
+    /// A watched file changed on disk.
+    FileChanged => [None, Some("FileChanged"), None, None],
+    /// A worktree is being created (the hook returns its path).
+    WorktreeCreate => [None, Some("WorktreeCreate"), None, None],
+    /// A worktree is being removed.
+    WorktreeRemove => [None, Some("WorktreeRemove"), None, None],
+    /// Before a requested model switch (may block it).
+    PreModelSwitch => [None, Some("PreModelSwitch"), None, None],
+    /// After the session's model changed.
+    PostModelSwitch => [None, Some("PostModelSwitch"), None, None],
+    /// An MCP server asks the user for input.
+    Elicitation => [None, Some("Elicitation"), None, None],
+    /// The user answered an MCP elicitation.
+    ElicitationResult => [None, Some("ElicitationResult"), None, None],
 }
 
 /// What the input field an event's matcher is tested against holds.
@@ -155,29 +195,59 @@ impl EventKind {
 
     /// What this event's matcher is compared with.
     pub fn match_target(self) -> MatchTarget {
+        use EventKind::*;
         match self {
-            EventKind::BeforeTool
-            | EventKind::AfterTool
-            | EventKind::AfterToolFailure
-            | EventKind::PermissionRequest => MatchTarget::ToolName,
-            EventKind::SessionStart => MatchTarget::Trigger("source"),
-            EventKind::SessionEnd => MatchTarget::Trigger("reason"),
-            EventKind::PreCompress => MatchTarget::Trigger("trigger"),
-            EventKind::Notification => MatchTarget::Trigger("notification_type"),
+            BeforeTool | AfterTool | AfterToolFailure | PermissionRequest | PermissionDenied => MatchTarget::ToolName,
+            SessionStart | ConfigChange | DirectoryAdded => MatchTarget::Trigger("source"),
+            SessionEnd => MatchTarget::Trigger("reason"),
+            PreCompress | PostCompress | Setup => MatchTarget::Trigger("trigger"),
+            Notification => MatchTarget::Trigger("notification_type"),
+            SubagentStart | SubagentStop => MatchTarget::Trigger("agent_type"),
+            UserPromptExpansion => MatchTarget::Trigger("command_name"),
+            StopFailure => MatchTarget::Trigger("error"),
+            InstructionsLoaded => MatchTarget::Trigger("load_reason"),
+            // Claude matches the changed file's name, the last part of this.
+            FileChanged => MatchTarget::Trigger("file_path"),
+            PreModelSwitch | PostModelSwitch => MatchTarget::Trigger("to_model"),
+            Elicitation | ElicitationResult => MatchTarget::Trigger("mcp_server_name"),
             _ => MatchTarget::None,
         }
     }
 
     /// Whether a hook may stop the agent's action at this point (block/deny).
     pub fn can_block(self) -> bool {
+        use EventKind::*;
         !matches!(
             self,
-            EventKind::AfterPromptSubmit
-                | EventKind::SessionStart
-                | EventKind::SessionEnd
-                | EventKind::Notification
-                | EventKind::PostCompress
-                | EventKind::PostMicroCompact
+            AfterPromptSubmit
+                | SessionStart
+                | SessionEnd
+                | Notification
+                | PostCompress
+                | PostMicroCompact
+                | PermissionDenied
+                | Setup
+                | MessageDisplay
+                | StopFailure
+                | InstructionsLoaded
+                | CwdChanged
+                | DirectoryAdded
+                | FileChanged
+                | PostModelSwitch
+                | SubagentStart
+        )
+    }
+
+    /// Whether the agent adds a hook's plain (non-JSON) stdout to the
+    /// model's context at this event (Claude Code's rule); elsewhere plain
+    /// stdout only reaches its debug log.
+    pub fn plain_stdout_is_context(self) -> bool {
+        matches!(
+            self,
+            EventKind::SessionStart
+                | EventKind::BeforeAgent
+                | EventKind::UserPromptExpansion
+                | EventKind::PostModelSwitch
         )
     }
 }

@@ -124,6 +124,23 @@ pub enum HookAction {
         /// The command line, after environment expansion.
         command: String,
     },
+    /// A program run directly with these arguments, no shell involved
+    /// (Claude Code's exec form: `command` plus `args`).
+    Exec {
+        /// The program (a path, or a name looked up on `PATH`).
+        program: String,
+        /// Its arguments, each passed as written.
+        args: Vec<String>,
+    },
+    /// A kind of hook this build cannot run (Claude's `http`, `mcp_tool`,
+    /// `agent`): loaded so that it is listed and reported each time it
+    /// would run, never silently dropped.
+    Unsupported {
+        /// The hook type as written.
+        kind: String,
+        /// Why it cannot run.
+        why: String,
+    },
     /// A hook compiled into the process (built-ins, embedders' hooks),
     /// looked up by name in the runner.
     InProcess {
@@ -151,6 +168,30 @@ pub enum HookAction {
         /// A model to use instead of the client's default.
         model: Option<String>,
     },
+}
+
+/// Claude Code's `if` on a handler: one permission rule (`Bash(git *)`,
+/// `Edit(*.ts)`, `WebFetch(domain:example.com)`) the tool call must match
+/// as well as the group's matcher.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct ToolRule {
+    /// The tool the rule names.
+    pub tool: String,
+    /// What is inside the parentheses; `None` matches every call of the tool.
+    pub pattern: Option<String>,
+}
+
+/// Per-hook settings some dialects have beyond matching and running.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct HookOptions {
+    /// Environment for this hook only, on top of the event's (a plugin's
+    /// `CLAUDE_PLUGIN_ROOT`, an extension's path).
+    pub env: Vec<(String, String)>,
+    /// Claude's `if`: a rule the tool call must also match.
+    pub condition: Option<ToolRule>,
+    /// Claude's `async`: runs in the background; the agent does not wait
+    /// and no verdict of it applies.
+    pub background: bool,
 }
 
 /// How to start a persistent hook process.
@@ -209,6 +250,8 @@ pub struct HookDef {
     pub source: SourceKind,
     /// Where it was written.
     pub provenance: Provenance,
+    /// Dialect extras: per-hook environment, `if` rule, background runs.
+    pub options: HookOptions,
 }
 
 impl HookDef {
@@ -219,6 +262,8 @@ impl HookDef {
         }
         match &self.action {
             HookAction::Command { command } => command,
+            HookAction::Exec { program, .. } => program,
+            HookAction::Unsupported { kind, .. } => kind,
             HookAction::InProcess { name } => name,
             HookAction::Persistent { process, .. } => &process.name,
             HookAction::Llm { prompt, .. } => prompt,
@@ -249,7 +294,11 @@ impl HookDef {
     pub fn command(&self) -> Option<&str> {
         match &self.action {
             HookAction::Command { command } => Some(command),
-            HookAction::InProcess { .. } | HookAction::Persistent { .. } | HookAction::Llm { .. } => None,
+            HookAction::Exec { program, .. } => Some(program),
+            HookAction::InProcess { .. }
+            | HookAction::Persistent { .. }
+            | HookAction::Llm { .. }
+            | HookAction::Unsupported { .. } => None,
         }
     }
 }

@@ -17,7 +17,10 @@ pub mod record;
 pub mod suggest;
 
 pub use event::{Dialect, EventKind, MatchTarget};
-pub use hook::{FailPolicy, HookAction, HookDef, MatcherSpec, ProcessSpec, Provenance, SourceKind, main_argument};
+pub use hook::{
+    FailPolicy, HookAction, HookDef, HookOptions, MatcherSpec, ProcessSpec, Provenance, SourceKind, ToolRule,
+    main_argument,
+};
 pub use outcome::Outcome;
 pub use output::{Decision, HookOutput, TailToolCall};
 pub use record::{Captured, Exit, Failure, FailureKind, HookRecord};

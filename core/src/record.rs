@@ -294,6 +294,7 @@ mod tests {
             retry: 0,
             source: SourceKind::Cli,
             provenance: Provenance::default(),
+            options: Default::default(),
         })
     }
 

@@ -103,6 +103,7 @@ fn hook() -> Arc<HookDef> {
         retry: 0,
         source: SourceKind::Cli,
         provenance: Provenance::default(),
+        options: Default::default(),
     })
 }
 

@@ -47,6 +47,7 @@ fn workload(n: usize) -> Vec<Arc<HookDef>> {
                 retry: 0,
                 source: SourceKind::Cli,
                 provenance: Provenance::default(),
+                options: Default::default(),
             })
         })
         .collect()

@@ -22,6 +22,7 @@ fn hook(i: usize, event: EventKind, matcher: MatcherSpec, identity: &str, sequen
         retry: 0,
         source: SourceKind::Cli,
         provenance: Provenance::default(),
+        options: Default::default(),
     })
 }
 

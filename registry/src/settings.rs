@@ -36,8 +36,25 @@ pub struct SettingsFile {
 }
 
 /// Parses a settings file's text. `path` names it in messages; `source` is
-/// the kind of source it was found in.
+/// the kind of source it was found in. The dialect comes from the content.
 pub fn parse(path: &Path, text: &str, source: SourceKind) -> Result<SettingsFile, Error> {
+    parse_with(path, text, source, &Context::default())
+}
+
+/// What is known about a file before reading it: the dialect its place
+/// implies (`.claude/` is Claude Code's, `.gemini/` gemini-cli's), and for
+/// a Claude Code plugin its folders.
+#[derive(Debug, Clone, Default)]
+pub struct Context {
+    /// The dialect, when the file's place or the user says it.
+    pub dialect: Option<Dialect>,
+    /// For a Claude Code plugin's `hooks/hooks.json`: its root folder and
+    /// its persistent data folder (`CLAUDE_PLUGIN_ROOT`, `CLAUDE_PLUGIN_DATA`).
+    pub plugin: Option<(std::path::PathBuf, std::path::PathBuf)>,
+}
+
+/// [`parse`] with what the file's place says about it.
+pub fn parse_with(path: &Path, text: &str, source: SourceKind, cx: &Context) -> Result<SettingsFile, Error> {
     let looks_yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
     let (value, positions) = if looks_yaml {
         crate::yaml::parse(path, text)?
@@ -60,7 +77,8 @@ pub fn parse(path: &Path, text: &str, source: SourceKind) -> Result<SettingsFile
         path,
         positions: &positions,
         source,
-        yaml: looks_yaml,
+        cx,
+        yaml: looks_yaml || cx.dialect == Some(Dialect::Jcli),
         errors: Vec::new(),
         out: SettingsFile::default(),
     };
@@ -81,6 +99,7 @@ struct Parser<'a> {
     path: &'a Path,
     positions: &'a Positions,
     source: SourceKind,
+    cx: &'a Context,
     /// A YAML file is jcli's `hooks.yaml`, whatever its keys.
     yaml: bool,
     errors: Vec<Diagnostic>,
@@ -245,16 +264,28 @@ impl Parser<'_> {
                 ),
             }
         }
+        let hint = self.cx.dialect;
         match top.get("hooks") {
             Some(Value::Object(hooks))
-                if hooks.contains_key("processes")
-                    || hooks.contains_key("defaults") && !top.contains_key("hooksConfig") =>
+                if hint == Some(Dialect::Picoclaw)
+                    || hint.is_none()
+                        && (hooks.contains_key("processes")
+                            || hooks.contains_key("defaults") && !top.contains_key("hooksConfig")) =>
             {
                 self.out.dialect = Some(Dialect::Picoclaw);
                 self.picoclaw(hooks);
             }
             Some(Value::Object(hooks)) => {
-                let dialect = detect_json_dialect(top, hooks);
+                let dialect = match hint {
+                    Some(d) => d,
+                    None => {
+                        let (d, doubt) = detect_json_dialect(top, hooks);
+                        if let Some(doubt) = doubt {
+                            self.warn("/hooks", doubt);
+                        }
+                        d
+                    }
+                };
                 self.out.dialect = Some(dialect);
                 self.json_config(top, hooks, dialect);
                 self.json_hooks(hooks, dialect);
@@ -276,7 +307,7 @@ impl Parser<'_> {
             }
             None => {
                 if top.contains_key("hooksConfig") || CLAUDE_ONLY_KEYS.iter().any(|k| top.contains_key(*k)) {
-                    let dialect = detect_json_dialect(top, &Map::new());
+                    let dialect = hint.unwrap_or_else(|| detect_json_dialect(top, &Map::new()).0);
                     self.out.dialect = Some(dialect);
                     self.json_config(top, &Map::new(), dialect);
                 }
@@ -373,7 +404,18 @@ impl Parser<'_> {
                 let hint = did_you_mean(name, EventKind::all_names())
                     .map(|s| format!("; did you mean \"{s}\"?"))
                     .unwrap_or_else(|| format!("; known events: {}", known_events(dialect)));
-                self.key_error(&ptr, format!("unknown event \"{name}\"{hint}"));
+                if dialect == Dialect::Claude {
+                    // An event this hookshot does not know (a newer Claude
+                    // Code's) fires nowhere here: its hooks are skipped, the
+                    // rest of the file loads.
+                    let at = self.at(&ptr, true);
+                    self.out.warnings.push(Diagnostic {
+                        at,
+                        message: format!("unknown event \"{name}\": its hooks never run{hint}"),
+                    });
+                } else {
+                    self.key_error(&ptr, format!("unknown event \"{name}\"{hint}"));
+                }
                 continue;
             };
             let Some(defs) = defs.as_array() else {
@@ -400,12 +442,12 @@ impl Parser<'_> {
             );
             return;
         };
-        self.unknown_keys(
-            def,
-            ptr,
-            &["matcher", "sequential", "hooks", "description", "name"],
-            "a matcher group",
-        );
+        let group_keys = ["matcher", "sequential", "hooks", "description", "name"];
+        if dialect == Dialect::Claude {
+            self.unknown_keys_warn(def, ptr, &group_keys, "a matcher group");
+        } else {
+            self.unknown_keys(def, ptr, &group_keys, "a matcher group");
+        }
         let matcher = match def.get("matcher") {
             None => MatcherSpec::Any,
             Some(Value::String(m)) => {
@@ -493,23 +535,17 @@ impl Parser<'_> {
             "model",
             "onFailure",
         ];
-        self.unknown_keys(h, ptr, KEYS, "a hook");
-        let action = match h.get("type") {
-            Some(Value::String(t)) if t == "command" => HookAction::Command {
-                command: self.required_string(h, ptr, "command", "a command hook needs the command line to run")?,
-            },
-            // Claude Code's prompt hooks: a model judges the event.
-            Some(Value::String(t)) if t == "prompt" => HookAction::Llm {
-                prompt: self.required_string(h, ptr, "prompt", "a prompt hook needs the prompt to send")?,
-                model: self.opt_string(h, ptr, "model"),
-            },
-            Some(Value::String(t)) => {
-                self.error(
-                    &format!("{ptr}/type"),
-                    format!("hook type \"{t}\" is not supported; use \"command\" or \"prompt\""),
-                );
-                return None;
-            }
+        let claude = dialect == Dialect::Claude;
+        if claude {
+            // Claude Code ignores keys it does not know; so does hookshot,
+            // saying so.
+            let known: Vec<&str> = KEYS.iter().chain(CLAUDE_HANDLER_KEYS).copied().collect();
+            self.unknown_keys_warn(h, ptr, &known, "a hook");
+        } else {
+            self.unknown_keys(h, ptr, KEYS, "a hook");
+        }
+        let kind = match h.get("type") {
+            Some(Value::String(t)) => t.clone(),
             Some(other) => {
                 self.error(
                     &format!("{ptr}/type"),
@@ -522,11 +558,47 @@ impl Parser<'_> {
                 return None;
             }
         };
-        let is_prompt = matches!(action, HookAction::Llm { .. });
+        let action = match kind.as_str() {
+            "command" => self.command_action(h, ptr, claude)?,
+            // Claude Code's prompt hooks: a model judges the event.
+            "prompt" => HookAction::Llm {
+                prompt: self.required_string(h, ptr, "prompt", "a prompt hook needs the prompt to send")?,
+                model: self.opt_string(h, ptr, "model"),
+            },
+            "http" | "mcp_tool" | "agent" if claude => {
+                let (field, what) = match kind.as_str() {
+                    "http" => ("url", "an http hook needs the URL to POST the event to"),
+                    "mcp_tool" => ("tool", "an mcp_tool hook needs the tool to call"),
+                    _ => ("prompt", "an agent hook needs the prompt for its verifier"),
+                };
+                self.required_string(h, ptr, field, what)?;
+                if kind == "mcp_tool" {
+                    self.required_string(h, ptr, "server", "an mcp_tool hook needs the MCP server to call")?;
+                }
+                HookAction::Unsupported {
+                    why: format!(
+                        "is a Claude Code \"{kind}\" hook, which this hookshot cannot run yet; \
+                         it did not run (use a command hook)"
+                    ),
+                    kind: kind.clone(),
+                }
+            }
+            t => {
+                let known = if claude {
+                    "\"command\", \"prompt\", \"http\", \"mcp_tool\" or \"agent\""
+                } else {
+                    "\"command\" or \"prompt\""
+                };
+                self.error(
+                    &format!("{ptr}/type"),
+                    format!("hook type \"{t}\" is not supported; use {known}"),
+                );
+                return None;
+            }
+        };
         let name = self.opt_string(h, ptr, "name");
         let (unit_ms, default) = match dialect {
-            Dialect::Claude if is_prompt => (1000.0, Duration::from_secs(30)),
-            Dialect::Claude => (1000.0, Duration::from_secs(600)),
+            Dialect::Claude => (1000.0, claude_default_timeout(event, &kind)),
             _ => (1.0, Duration::from_secs(60)),
         };
         let timeout = match h.get("timeout") {
@@ -577,12 +649,63 @@ impl Parser<'_> {
         };
         let fail = self.fail_policy(h, ptr);
         let retry = self.retry(h, ptr);
+        let mut options = hookshot_core::HookOptions::default();
+        if claude {
+            options.background = self.flag(h, ptr, "async") | self.flag(h, ptr, "asyncRewake");
+            if self.flag(h, ptr, "once") {
+                self.warn(
+                    &format!("{ptr}/once"),
+                    "\"once\" is honoured only in skill frontmatter; Claude Code ignores it in settings files, and so does hookshot: the hook runs every time",
+                );
+            }
+            if let Some((plugin_root, plugin_data)) = &self.cx.plugin {
+                options
+                    .env
+                    .push(("CLAUDE_PLUGIN_ROOT".into(), plugin_root.display().to_string()));
+                options
+                    .env
+                    .push(("CLAUDE_PLUGIN_DATA".into(), plugin_data.display().to_string()));
+            }
+            if let Some(rule) = h.get("if") {
+                let ip = format!("{ptr}/if");
+                match rule.as_str().map(parse_rule) {
+                    Some(Ok(rule)) if event.match_target() == MatchTarget::ToolName => options.condition = Some(rule),
+                    Some(Ok(_)) => {
+                        self.warn(
+                            &ip,
+                            format!("\"if\" applies to tool events only; on {event} a hook with \"if\" never runs (as in Claude Code)"),
+                        );
+                        return None;
+                    }
+                    Some(Err(e)) => {
+                        self.error(&ip, e);
+                        return None;
+                    }
+                    None => {
+                        self.error(
+                            &ip,
+                            format!(
+                                "expected a permission rule such as \"Bash(git *)\", found {}",
+                                kind_of(rule)
+                            ),
+                        );
+                        return None;
+                    }
+                }
+            }
+        }
         if !enabled {
             return None;
         }
         let identity = name.clone().unwrap_or_else(|| match &action {
             HookAction::Command { command } => command.clone(),
+            HookAction::Exec { program, args } => std::iter::once(program)
+                .chain(args)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" "),
             HookAction::Llm { prompt, .. } => prompt.clone(),
+            HookAction::Unsupported { kind, .. } => format!("{kind}:{}", Value::Object(h.clone())),
             _ => String::new(),
         });
         Some(HookDef {
@@ -599,7 +722,80 @@ impl Parser<'_> {
             retry,
             source: self.source,
             provenance: self.at(ptr, false),
+            options,
         })
+    }
+
+    /// A command handler: shell form (`command`), or Claude's exec form
+    /// (`command` plus `args`, no shell), or a shell hookshot cannot start.
+    fn command_action(&mut self, h: &Map<String, Value>, ptr: &str, claude: bool) -> Option<HookAction> {
+        let command = self.required_string(h, ptr, "command", "a command hook needs the command line to run")?;
+        if claude && let Some(args) = h.get("args") {
+            return match args.as_array() {
+                Some(items) if items.iter().all(Value::is_string) => Some(HookAction::Exec {
+                    program: command,
+                    args: items.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+                }),
+                _ => {
+                    self.error(
+                        &format!("{ptr}/args"),
+                        format!("expected a list of argument strings, found {}", describe(args)),
+                    );
+                    None
+                }
+            };
+        }
+        if claude && let Some(shell) = h.get("shell") {
+            match shell.as_str() {
+                Some("bash") => {}
+                Some("powershell") => {
+                    return Some(HookAction::Unsupported {
+                        kind: "command".into(),
+                        why: "asks for PowerShell (\"shell\": \"powershell\"), which hookshot does not start; it did not run".into(),
+                    });
+                }
+                _ => {
+                    self.error(
+                        &format!("{ptr}/shell"),
+                        format!("expected \"bash\" or \"powershell\", found {}", describe(shell)),
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(HookAction::Command { command })
+    }
+
+    /// An optional boolean field.
+    fn flag(&mut self, h: &Map<String, Value>, ptr: &str, key: &str) -> bool {
+        match h.get(key) {
+            None => false,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                self.error(
+                    &format!("{ptr}/{key}"),
+                    format!("expected true or false, found {}", kind_of(other)),
+                );
+                false
+            }
+        }
+    }
+
+    /// Every key of `obj` not in `known` is a warning, with a suggestion:
+    /// for dialects whose agent ignores keys it does not know.
+    fn unknown_keys_warn(&mut self, obj: &Map<String, Value>, ptr: &str, known: &[&str], what: &str) {
+        for k in obj.keys() {
+            if !known.contains(&k.as_str()) {
+                let hint = did_you_mean(k, known.iter().copied())
+                    .map(|s| format!("; did you mean \"{s}\"?"))
+                    .unwrap_or_default();
+                let at = self.at(&format!("{ptr}/{}", escape_token(k)), true);
+                self.out.warnings.push(Diagnostic {
+                    at,
+                    message: format!("unknown key \"{k}\" in {what} is ignored{hint}"),
+                });
+            }
+        }
     }
 
     /// Every key of `obj` not in `known` is an error, with a suggestion.
@@ -881,6 +1077,7 @@ impl Parser<'_> {
                         retry: 0,
                         source: me.source,
                         provenance: me.at(&at, false),
+                        options: Default::default(),
                     });
                 }
             };
@@ -1042,7 +1239,7 @@ impl Parser<'_> {
                         }
                     } else if let Some(m) = f.get("tool_matcher") {
                         match m.as_str() {
-                            Some(m) => match compile_matcher(m, Dialect::Claude, event) {
+                            Some(m) => match compile_matcher(m, Dialect::Jcli, event) {
                                 Ok(spec) => matcher = spec,
                                 Err(e) => self.error(&format!("{fp}/tool_matcher"), e),
                             },
@@ -1093,6 +1290,7 @@ impl Parser<'_> {
             retry,
             source: self.source,
             provenance: self.at(ptr, false),
+            options: Default::default(),
         })
     }
 }
@@ -1113,12 +1311,31 @@ fn known_events(dialect: Dialect) -> String {
         .join(", ")
 }
 
-fn detect_json_dialect(top: &Map<String, Value>, hooks: &Map<String, Value>) -> Dialect {
+/// Keys only a Claude Code handler has, and handler types only it runs.
+const CLAUDE_HANDLER_KEYS: &[&str] = &[
+    "args",
+    "if",
+    "async",
+    "asyncRewake",
+    "once",
+    "shell",
+    "url",
+    "headers",
+    "allowedEnvVars",
+    "server",
+    "tool",
+    "input",
+    "continueOnBlock",
+];
+
+/// The dialect of a JSON settings file whose place does not say it, and,
+/// when the content does not say it either, a note that it was assumed.
+fn detect_json_dialect(top: &Map<String, Value>, hooks: &Map<String, Value>) -> (Dialect, Option<String>) {
     if GEMINI_ONLY_KEYS.iter().any(|k| top.contains_key(*k)) {
-        return Dialect::Gemini;
+        return (Dialect::Gemini, None);
     }
     if CLAUDE_ONLY_KEYS.iter().any(|k| top.contains_key(*k)) {
-        return Dialect::Claude;
+        return (Dialect::Claude, None);
     }
     for name in hooks.keys() {
         let gemini = EventKind::ALL
@@ -1128,12 +1345,60 @@ fn detect_json_dialect(top: &Map<String, Value>, hooks: &Map<String, Value>) -> 
             .iter()
             .any(|e| e.name_in(Dialect::Claude) == Some(name.as_str()));
         match (gemini, claude) {
-            (true, false) => return Dialect::Gemini,
-            (false, true) => return Dialect::Claude,
+            (true, false) => return (Dialect::Gemini, None),
+            (false, true) => return (Dialect::Claude, None),
             _ => {}
         }
     }
-    Dialect::Gemini
+    // Only events both agents have: look at the handlers. Claude-only keys
+    // and types say Claude; so do a `|` list on a trigger matcher (gemini
+    // compares triggers exactly, so `startup|clear` could never match
+    // there) and a timeout under 100 (seconds: as milliseconds no hook
+    // could even start).
+    let mut evidence = None;
+    for (event, groups) in hooks {
+        let trigger = EventKind::parse(event).is_some_and(|(e, _)| matches!(e.match_target(), MatchTarget::Trigger(_)));
+        for g in groups.as_array().into_iter().flatten() {
+            if trigger
+                && g.get("matcher")
+                    .and_then(Value::as_str)
+                    .is_some_and(|m| m.contains('|'))
+            {
+                evidence = Some("a \"|\" list in a matcher");
+            }
+            for h in g.get("hooks").and_then(Value::as_array).into_iter().flatten() {
+                let Some(h) = h.as_object() else { continue };
+                if CLAUDE_HANDLER_KEYS.iter().any(|k| h.contains_key(*k)) {
+                    evidence = Some("Claude Code handler keys");
+                }
+                if h.get("type")
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| matches!(t, "http" | "mcp_tool" | "agent" | "prompt"))
+                {
+                    evidence = Some("a Claude Code handler type");
+                }
+                if h.get("timeout")
+                    .and_then(Value::as_f64)
+                    .is_some_and(|t| t > 0.0 && t < 100.0)
+                {
+                    evidence = Some("timeouts in seconds");
+                }
+            }
+        }
+    }
+    if evidence.is_some() {
+        return (Dialect::Claude, None);
+    }
+    let names: Vec<&str> = hooks.keys().map(String::as_str).collect();
+    let doubt = (!names.is_empty()).then(|| {
+        format!(
+            "cannot tell whether this is gemini-cli or Claude Code settings: both have {}; \
+             read as gemini-cli settings (timeouts in milliseconds). Keep it in .gemini/ or \
+             .claude/, or name its dialect with --dialect gemini|claude",
+            names.join(", ")
+        )
+    });
+    (Dialect::Gemini, doubt)
 }
 
 /// A matcher string as `dialect` defines it. gemini: tool events match by
@@ -1151,11 +1416,6 @@ pub fn compile_matcher(m: &str, dialect: Dialect, event: EventKind) -> Result<Ma
     {
         return Ok(MatcherSpec::ToolArgs(filters));
     }
-    let is_names = m.split('|').all(|n| {
-        !n.is_empty()
-            && n.chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ':' | '.'))
-    });
     let trigger = matches!(event.match_target(), MatchTarget::Trigger(_));
     match dialect {
         Dialect::Gemini | Dialect::Picoclaw if !trigger => {
@@ -1163,10 +1423,36 @@ pub fn compile_matcher(m: &str, dialect: Dialect, event: EventKind) -> Result<Ma
             Ok(MatcherSpec::Regex(m.to_string()))
         }
         Dialect::Gemini | Dialect::Picoclaw => Ok(MatcherSpec::Exact(vec![m.to_string()])),
-        Dialect::Claude | Dialect::Jcli if is_names && !m.contains('.') => {
-            Ok(MatcherSpec::Exact(m.split('|').map(str::to_string).collect()))
+        // Claude Code: letters, digits, `_`, `-`, spaces, `,` and `|` only
+        // make a list of exact names (split on `|` or `,`); FileChanged and
+        // StopFailure allow letters, digits, `_` and `|` only. Anything
+        // else is a JavaScript regex tested anywhere in the value.
+        Dialect::Claude => {
+            let narrow = matches!(event, EventKind::FileChanged | EventKind::StopFailure);
+            let exact = m
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|' || !narrow && matches!(c, '-' | ' ' | ','));
+            if exact {
+                let names: Vec<String> = m
+                    .split(if narrow { &['|'][..] } else { &['|', ','][..] })
+                    .map(str::trim)
+                    .filter(|n| !n.is_empty())
+                    .map(str::to_string)
+                    .collect();
+                return Ok(MatcherSpec::Exact(names));
+            }
+            regex_check(m)?;
+            Ok(MatcherSpec::Regex(m.to_string()))
         }
-        Dialect::Claude | Dialect::Jcli => {
+        Dialect::Jcli => {
+            let is_names = m.split('|').all(|n| {
+                !n.is_empty()
+                    && n.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ':' | '.'))
+            });
+            if is_names && !m.contains('.') {
+                return Ok(MatcherSpec::Exact(m.split('|').map(str::to_string).collect()));
+            }
             regex_check(m)?;
             Ok(MatcherSpec::FullRegex(m.to_string()))
         }
@@ -1215,5 +1501,55 @@ fn regex_check(m: &str) -> Result<(), String> {
             "invalid matcher regex \"{m}\": {}",
             e.to_string().lines().last().unwrap_or("").trim()
         )
+    })
+}
+
+/// Claude Code's default handler timeout for `event` and hook `kind`.
+fn claude_default_timeout(event: EventKind, kind: &str) -> Duration {
+    match kind {
+        "prompt" => return Duration::from_secs(30),
+        "agent" => return Duration::from_secs(60),
+        _ => {}
+    }
+    match event {
+        EventKind::BeforeAgent | EventKind::PreModelSwitch | EventKind::PostModelSwitch => Duration::from_secs(30),
+        EventKind::MessageDisplay => Duration::from_secs(10),
+        // SessionEnd hooks share a 1.5 s budget in Claude Code.
+        EventKind::SessionEnd => Duration::from_millis(1500),
+        _ => Duration::from_secs(600),
+    }
+}
+
+/// A permission rule: `Tool` or `Tool(pattern)`.
+fn parse_rule(rule: &str) -> Result<hookshot_core::ToolRule, String> {
+    let rule = rule.trim();
+    let (tool, pattern) = match rule.find('(') {
+        Some(open) if rule.ends_with(')') => (&rule[..open], Some(&rule[open + 1..rule.len() - 1])),
+        Some(_) => {
+            return Err(format!(
+                "invalid permission rule \"{rule}\": expected Tool or Tool(pattern)"
+            ));
+        }
+        None => (rule, None),
+    };
+    if tool.is_empty()
+        || !tool
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+    {
+        return Err(format!(
+            "invalid permission rule \"{rule}\": \"{tool}\" is not a tool name"
+        ));
+    }
+    let pattern = pattern.map(str::trim).filter(|p| !p.is_empty() && *p != "*");
+    if let Some(p) = pattern
+        && !p.starts_with("domain:")
+    {
+        globset::Glob::new(&p.replace(":*", " *"))
+            .map_err(|e| format!("invalid pattern \"{p}\" in \"{rule}\": {}", e.kind()))?;
+    }
+    Ok(hookshot_core::ToolRule {
+        tool: tool.to_string(),
+        pattern: pattern.map(str::to_string),
     })
 }

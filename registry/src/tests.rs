@@ -393,13 +393,27 @@ fn claude_argument_filters() {
             ("Write".into(), "src/**".into())
         ])
     );
+    // Claude Code tests regexes anywhere in the name (`Edit.*` matches
+    // NotebookEdit too); letters, digits, `_`, `-`, spaces, `,` and `|`
+    // alone are a list of exact names.
     assert_eq!(
         m("Notebook(Edit|Read)").unwrap(),
-        MatcherSpec::FullRegex("Notebook(Edit|Read)".into())
+        MatcherSpec::Regex("Notebook(Edit|Read)".into())
     );
     assert_eq!(
         m("mcp__gh__(create|update)_issue").unwrap(),
-        MatcherSpec::FullRegex("mcp__gh__(create|update)_issue".into())
+        MatcherSpec::Regex("mcp__gh__(create|update)_issue".into())
     );
+    assert_eq!(m("Edit.*").unwrap(), MatcherSpec::Regex("Edit.*".into()));
+    assert_eq!(
+        m("Edit, Write | code-reviewer").unwrap(),
+        MatcherSpec::Exact(vec!["Edit".into(), "Write".into(), "code-reviewer".into()])
+    );
+    assert_eq!(
+        m("mcp__memory").unwrap(),
+        MatcherSpec::Exact(vec!["mcp__memory".into()])
+    );
+    let file = compile_matcher(".envrc|.env", Dialect::Claude, EventKind::FileChanged).unwrap();
+    assert_eq!(file, MatcherSpec::Regex(".envrc|.env".into()));
     assert!(m("Write(src/[)").unwrap_err().contains("invalid argument glob"));
 }

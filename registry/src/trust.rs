@@ -171,10 +171,14 @@ pub fn covered_files(scope: &Path, project: &Path, hooks: &[HookDef]) -> BTreeMa
     for h in hooks {
         let words = match &h.action {
             HookAction::Command { command } => path_words(command, project),
+            HookAction::Exec { program, args } => std::iter::once(program)
+                .chain(args)
+                .flat_map(|a| path_words(a, project))
+                .collect(),
             HookAction::Persistent { process, .. } => {
                 process.argv.iter().flat_map(|a| path_words(a, project)).collect()
             }
-            HookAction::InProcess { .. } | HookAction::Llm { .. } => Vec::new(),
+            HookAction::InProcess { .. } | HookAction::Llm { .. } | HookAction::Unsupported { .. } => Vec::new(),
         };
         for w in words {
             if out.len() >= MAX_COVERED_FILES {
@@ -397,6 +401,7 @@ mod tests {
             retry: 0,
             source: hookshot_core::SourceKind::Project,
             provenance: hookshot_core::Provenance::default(),
+            options: Default::default(),
         };
         let hooks = [
             hook("bash .hooks/check.sh"),

@@ -43,6 +43,7 @@ fn def(action: HookAction) -> Arc<HookDef> {
         retry: 0,
         source: SourceKind::Cli,
         provenance: Provenance::default(),
+        options: Default::default(),
     })
 }
 

@@ -243,6 +243,15 @@ pub fn direct_argv(command: &str) -> Option<Vec<&str>> {
     }
 }
 
+/// What a command hook runs.
+#[derive(Debug, Clone, Copy)]
+pub enum Program<'a> {
+    /// A command line, for the shell (run directly when it needs no shell).
+    Line(&'a str),
+    /// A program and its arguments, with no shell (Claude's exec form).
+    Argv(&'a str, &'a [String]),
+}
+
 /// Where and with what environment hooks run.
 #[derive(Debug, Clone, Default)]
 pub struct RunEnv {
@@ -480,7 +489,23 @@ impl Runner {
             HookAction::Llm { prompt, model } => {
                 return self.run_llm(hook, prompt, model.as_deref(), input, deadline).await;
             }
-            HookAction::Command { command } => command,
+            HookAction::Unsupported { why, .. } => {
+                let failure = Failure::new(FailureKind::Spawn, why.clone());
+                return HookRecord::from_answer(Arc::clone(hook), Duration::ZERO, Err(failure));
+            }
+            HookAction::Command { command } => Program::Line(command),
+            HookAction::Exec { program, args } => Program::Argv(program, args),
+        };
+        // A hook's own variables (a plugin's root) go on top of the event's.
+        let own_env;
+        let env = if hook.options.env.is_empty() {
+            env
+        } else {
+            own_env = RunEnv {
+                cwd: env.cwd.clone(),
+                vars: env.vars.iter().chain(&hook.options.env).cloned().collect(),
+            };
+            &own_env
         };
         let start = Instant::now();
         let mut attempt = 0;
@@ -497,7 +522,7 @@ impl Runner {
                 return HookRecord::from_answer(Arc::clone(hook), start.elapsed(), Err(failure));
             };
             let left = deadline.saturating_duration_since(Instant::now());
-            let captured = self.run_command(command, left, input.bytes, env).await;
+            let captured = self.run_program(command, left, input.bytes, env).await;
             drop(permit);
             let mut record = HookRecord::interpret(Arc::clone(hook), captured);
             let pause = Duration::from_millis(100 << (attempt + 1).min(6));
@@ -513,7 +538,17 @@ impl Runner {
 
     /// Runs one command line under supervision.
     pub async fn run_command(&self, command: &str, timeout: Duration, input: &[u8], env: &RunEnv) -> Captured {
+        self.run_program(Program::Line(command), timeout, input, env).await
+    }
+
+    /// Runs one program under supervision: a command line (through the
+    /// shell unless it needs none) or a program with its arguments.
+    pub async fn run_program(&self, program: Program<'_>, timeout: Duration, input: &[u8], env: &RunEnv) -> Captured {
         let cfg = &self.config;
+        let command = match program {
+            Program::Line(c) => c,
+            Program::Argv(p, _) => p,
+        };
         let start = Instant::now();
         let default_shell = cfg.shell.len() == 2 && cfg.shell[0] == "bash" && cfg.shell[1] == "-c";
         let supervised = |mut c: Command| {
@@ -531,18 +566,27 @@ impl Runner {
             c.args(&cfg.shell[1..]).arg(command);
             supervised(c).spawn()
         };
-        let spawned = match direct_argv(command).filter(|_| default_shell) {
-            // Direct exec must mean exactly what `bash -c` means. Whenever
-            // exec fails (a script without `#!`: ENOEXEC, which bash runs as
-            // a shell script; a missing program, which bash answers with
-            // exit 127; no execute permission, 126), the shell runs it
-            // instead and gives bash's own answer.
-            Some(argv) => {
-                let mut c = Command::new(argv[0]);
-                c.args(&argv[1..]);
-                supervised(c).spawn().or_else(|_| through_shell())
+        let spawned = match program {
+            // Exec form: exactly this program and these arguments, as the
+            // user wrote them; no shell to fall back to.
+            Program::Argv(p, args) => {
+                let mut c = Command::new(p);
+                c.args(args);
+                supervised(c).spawn()
             }
-            None => through_shell(),
+            Program::Line(_) => match direct_argv(command).filter(|_| default_shell) {
+                // Direct exec must mean exactly what `bash -c` means. Whenever
+                // exec fails (a script without `#!`: ENOEXEC, which bash runs as
+                // a shell script; a missing program, which bash answers with
+                // exit 127; no execute permission, 126), the shell runs it
+                // instead and gives bash's own answer.
+                Some(argv) => {
+                    let mut c = Command::new(argv[0]);
+                    c.args(&argv[1..]);
+                    supervised(c).spawn().or_else(|_| through_shell())
+                }
+                None => through_shell(),
+            },
         };
         let mut child = match spawned {
             Ok(c) => c,

@@ -245,6 +245,7 @@ async fn in_process_panic_is_the_hooks_failure() {
             retry: 0,
             source: SourceKind::Builtin,
             provenance: Provenance::default(),
+            options: Default::default(),
         })
     };
     let input = serde_json::Map::new();
@@ -368,6 +369,7 @@ fn hook_def(
         retry,
         source: SourceKind::Cli,
         provenance: Provenance::default(),
+        options: Default::default(),
     })
 }
 

@@ -55,6 +55,7 @@ fn def(name: &str, event: EventKind) -> HookDef {
             pointer: format!("/builtins/{name}"),
             ..Provenance::default()
         },
+        options: Default::default(),
     }
 }
 
