@@ -48,6 +48,7 @@ pub mod nesting;
 pub mod replay;
 pub mod serve;
 
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -102,6 +103,8 @@ pub const JCLI_CHAIN_BUDGET: Duration = Duration::from_secs(30);
 #[derive(Debug, Default)]
 pub struct Builder {
     settings: Vec<PathBuf>,
+    settings_dialect: Option<Dialect>,
+    hook_of: Option<Dialect>,
     workdir: Option<PathBuf>,
     discover: bool,
     agent_user_files: bool,
@@ -165,6 +168,14 @@ impl Builder {
         self
     }
 
+    /// Reads the files given with [`HookSystemBuilder::settings`] in this
+    /// dialect instead of telling it from their content (for a file whose
+    /// events exist in several agents, kept outside `.claude/`/`.gemini/`).
+    pub fn settings_dialect(mut self, dialect: Option<Dialect>) -> Self {
+        self.settings_dialect = dialect;
+        self
+    }
+
     /// The project directory: hooks run there, project sources live there.
     pub fn workdir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.workdir = Some(dir.into());
@@ -178,6 +189,16 @@ impl Builder {
         self.discover = true;
         self.home = home;
         self.config_home = config_home;
+        self
+    }
+
+    /// hookshot runs as a hook of this agent (it named the event in that
+    /// agent's words from inside one of its hook runs): the agent's own
+    /// settings files (`.claude/settings*.json`, `~/.claude/settings.json`
+    /// for Claude Code; `.gemini/settings.json`, `~/.gemini/settings.json`
+    /// for gemini-cli) are the agent's to run, and are not loaded again.
+    pub fn hook_of(mut self, agent: Option<Dialect>) -> Self {
+        self.hook_of = agent;
         self
     }
 
@@ -222,6 +243,8 @@ impl Builder {
                 .discover
                 .then(|| (self.home.clone(), self.config_home.clone(), self.agent_user_files)),
             settings: self.settings.clone(),
+            settings_dialect: self.settings_dialect,
+            hook_of: self.hook_of,
             trust: self.trust.clone(),
         };
         let sources = spec.sources();
@@ -249,6 +272,8 @@ struct SourceSpec {
     /// config home, agent-native user files.
     discover: Option<(Option<PathBuf>, Option<PathBuf>, bool)>,
     settings: Vec<PathBuf>,
+    settings_dialect: Option<Dialect>,
+    hook_of: Option<Dialect>,
     trust: TrustPolicy,
 }
 
@@ -260,8 +285,26 @@ impl SourceSpec {
             }
             None => Vec::new(),
         };
-        sources.extend(self.settings.iter().map(|path| Source::new(path, SourceKind::Cli)));
+        if let Some(agent) = self.hook_of {
+            sources.retain(|s| !agents_own_file(agent, &s.path));
+        }
+        sources.extend(self.settings.iter().map(|path| Source {
+            dialect: self.settings_dialect,
+            ..Source::new(path, SourceKind::Cli)
+        }));
         sources
+    }
+}
+
+/// Whether `path` is one of the settings files `agent` reads and runs
+/// itself.
+fn agents_own_file(agent: Dialect, path: &Path) -> bool {
+    let dir = path.parent().and_then(Path::file_name).and_then(|d| d.to_str());
+    let name = path.file_name().and_then(|n| n.to_str());
+    match agent {
+        Dialect::Claude => dir == Some(".claude") && matches!(name, Some("settings.json" | "settings.local.json")),
+        Dialect::Gemini => dir == Some(".gemini") && name == Some("settings.json"),
+        Dialect::Jcli | Dialect::Picoclaw => false,
     }
 }
 
@@ -366,6 +409,13 @@ impl HookSystem {
     /// that precedence order, each under the failure policy in force (which
     /// a reload may have changed).
     fn recompile(&mut self) -> Result<(), Error> {
+        // A plugin's data folder exists before its hooks run, as Claude
+        // Code makes it on first use.
+        for h in self.registry.hooks() {
+            if let Some((_, dir)) = h.options.env.iter().find(|(k, _)| k == "CLAUDE_PLUGIN_DATA") {
+                let _ = std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir);
+            }
+        }
         let policy = self.registry.failure_policy();
         let hooks: Vec<Arc<HookDef>> = self
             .code_hooks
@@ -628,7 +678,13 @@ impl HookSystem {
             .or_else(|| input.get("model"))
             .and_then(Value::as_str);
         let argument = input.get("tool_input").and_then(hookshot_core::main_argument);
-        f(Target { name, model, argument })
+        let cwd = input.get("cwd").and_then(Value::as_str);
+        f(Target {
+            name,
+            model,
+            argument,
+            cwd,
+        })
     }
 
     /// Fills the input's common fields the way [`HookSystem::fire`] does.

@@ -32,9 +32,14 @@ enum LogFormat {
 
 #[derive(Args, Debug, Clone)]
 struct Sources {
-    /// A settings file (gemini, Claude or jcli); later files take precedence.
+    /// A settings file (gemini, Claude, jcli or picoclaw); later files take precedence.
     #[arg(long = "settings", value_name = "FILE")]
     settings: Vec<PathBuf>,
+    /// The dialect of the --settings files, when their content cannot tell
+    /// it (events both gemini-cli and Claude Code have). Files in .claude/,
+    /// .gemini/ or a plugin need no flag.
+    #[arg(long, value_name = "DIALECT", value_parser = parse_dialect)]
+    dialect: Option<hookshot::Dialect>,
     /// The project directory: hooks run there and its own settings are found there.
     #[arg(long, value_name = "DIR")]
     workdir: Option<PathBuf>,
@@ -82,6 +87,13 @@ enum Command {
     Validate {
         /// The files.
         files: Vec<PathBuf>,
+        /// Read them in this dialect instead of telling it from their place and content.
+        #[arg(long, value_name = "DIALECT", value_parser = parse_dialect)]
+        dialect: Option<hookshot::Dialect>,
+        /// Warnings fail too (unknown keys the agent would ignore, doubts
+        /// about the dialect, hooks that never run).
+        #[arg(long)]
+        strict: bool,
     },
     /// Show the effective hooks with their source, precedence and trust.
     List {
@@ -265,6 +277,13 @@ fn init_logging(format: LogFormat) {
     }
 }
 
+fn parse_dialect(name: &str) -> Result<hookshot::Dialect, String> {
+    hookshot::Dialect::ALL
+        .into_iter()
+        .find(|d| d.as_str() == name)
+        .ok_or_else(|| format!("unknown dialect \"{name}\"; use gemini, claude, jcli or picoclaw"))
+}
+
 fn parse_event(name: &str) -> Result<(EventKind, hookshot::Dialect), Fail> {
     EventKind::parse(name).ok_or_else(|| {
         let hint = hookshot_core::suggest::did_you_mean(name, EventKind::all_names())
@@ -308,7 +327,29 @@ fn trust_policy(trust_project: bool) -> TrustPolicy {
     }
 }
 
+/// The agent that runs this `fire` as one of its hooks, if any: Claude Code
+/// and gemini-cli set their project variable in every hook's environment,
+/// and the event is named in their words. Its own settings files are then
+/// its business (it runs those hooks itself); loading them too would run
+/// each of them twice.
+fn calling_agent(event: EventKind, dialect: hookshot::Dialect) -> Option<hookshot::Dialect> {
+    use hookshot::Dialect::{Claude, Gemini};
+    let set = |v: &str| std::env::var_os(v).is_some_and(|x| !x.is_empty());
+    let claude_name = event.name_in(Claude) == Some(event.display_in(dialect));
+    if set("CLAUDE_PROJECT_DIR") && (dialect == Claude || claude_name && !set("GEMINI_PROJECT_DIR")) {
+        return Some(Claude);
+    }
+    if set("GEMINI_PROJECT_DIR") && dialect == Gemini {
+        return Some(Gemini);
+    }
+    None
+}
+
 fn build(sources: &Sources) -> Result<HookSystem, Fail> {
+    build_for(sources, None)
+}
+
+fn build_for(sources: &Sources, hook_of: Option<hookshot::Dialect>) -> Result<HookSystem, Fail> {
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let mut b = HookSystem::builder()
         .workdir(sources.workdir.clone().unwrap_or_else(|| PathBuf::from(".")))
@@ -318,6 +359,7 @@ fn build(sources: &Sources) -> Result<HookSystem, Fail> {
     for s in &sources.settings {
         b = b.settings(s);
     }
+    b = b.settings_dialect(sources.dialect).hook_of(hook_of);
     if let Some(f) = &sources.hook_model {
         let model = hookshot::FixtureModel::open(f).map_err(|e| Fail::Usage(format!("{}: {e}", f.display())))?;
         b = b.model_client(std::sync::Arc::new(model));
@@ -393,7 +435,7 @@ async fn run(command: Command) -> Result<u8, Fail> {
         } => {
             let (event, dialect) = parse_event(&event)?;
             let input = read_input(input.as_deref())?;
-            let hooks = build(&sources)?;
+            let hooks = build_for(&sources, calling_agent(event, dialect))?;
             let outcome = hooks.fire(event, input).await;
             for w in &outcome.warnings {
                 eprintln!("hookshot: warning: {w}");
@@ -433,7 +475,7 @@ async fn run(command: Command) -> Result<u8, Fail> {
                 Err(e) => Err(Fail::Usage(e.to_string())),
             }
         }
-        Command::Validate { files } => validate(&files),
+        Command::Validate { files, dialect, strict } => validate(&files, dialect, strict),
         Command::Serve {
             sources,
             socket,
@@ -507,17 +549,24 @@ async fn run(command: Command) -> Result<u8, Fail> {
     }
 }
 
-fn validate(files: &[PathBuf]) -> Result<u8, Fail> {
+fn validate(files: &[PathBuf], dialect: Option<hookshot::Dialect>, strict: bool) -> Result<u8, Fail> {
     if files.is_empty() {
         return Err(Fail::Usage("validate: name at least one settings file".into()));
     }
     for f in files {
-        let source = hookshot::Source::new(f, hookshot::SourceKind::Cli);
+        let source = hookshot::Source {
+            dialect,
+            ..hookshot::Source::new(f, hookshot::SourceKind::Cli)
+        };
         let bytes = source.read().map_err(|e| Fail::Usage(e.to_string()))?;
         match source.parse(bytes) {
             Ok(parsed) => {
                 for w in &parsed.warnings {
                     eprintln!("warning: {w}");
+                }
+                if strict && !parsed.warnings.is_empty() {
+                    eprintln!("{}: {} warnings (--strict)", f.display(), parsed.warnings.len());
+                    return Ok(1);
                 }
                 let dialect = parsed.dialect.map_or("no hooks", |d| d.as_str());
                 println!("{}: ok ({dialect}, {} hooks)", f.display(), parsed.hooks.len());

@@ -57,7 +57,8 @@ impl Outcome {
     /// Renders the outcome as `dialect` expects a hook's output to look.
     pub fn render(&self, dialect: Dialect) -> Value {
         match dialect {
-            Dialect::Gemini | Dialect::Picoclaw => self.render_gemini(),
+            Dialect::Gemini => self.render_gemini(),
+            Dialect::Picoclaw => self.render_picoclaw(),
             Dialect::Claude => self.render_claude(),
             Dialect::Jcli => self.render_jcli(),
         }
@@ -179,6 +180,11 @@ impl Outcome {
                     out.insert("decision".into(), json!("block"));
                     out.insert("reason".into(), json!(self.block_reason()));
                 }
+                if self.event == EventKind::AfterTool
+                    && let Some(r) = &o.tool_result
+                {
+                    hso.insert("updatedToolOutput".into(), r.clone());
+                }
             }
         }
         if let Some(c) = &o.additional_context {
@@ -189,6 +195,50 @@ impl Outcome {
             with_name.insert("hookEventName".into(), json!(name));
             with_name.extend(hso);
             out.insert("hookSpecificOutput".into(), Value::Object(with_name));
+        }
+        Value::Object(out)
+    }
+
+    /// picoclaw's result shapes: `{"approved": ...}` for approve_tool,
+    /// `{"action": ...}` for the interception points.
+    fn render_picoclaw(&self) -> Value {
+        let o = &self.output;
+        let mut out = Map::new();
+        if self.event == EventKind::PermissionRequest {
+            // picoclaw reads anything but an explicit approval as a denial;
+            // an undecided event is left to its approver, which is us: with
+            // no hook against it, the call is approved.
+            out.insert("approved".into(), json!(!o.decision.is_block()));
+            if o.decision.is_block() {
+                out.insert("reason".into(), json!(self.block_reason()));
+            }
+        } else if o.stop {
+            out.insert("action".into(), json!("abort_turn"));
+            if let Some(r) = o.stop_reason.as_ref().or(o.reason.as_ref()) {
+                out.insert("reason".into(), json!(r));
+            }
+        } else if o.decision.is_block() {
+            let action = if self.event == EventKind::BeforeTool {
+                "deny_tool"
+            } else {
+                "abort_turn"
+            };
+            out.insert("action".into(), json!(action));
+            out.insert("reason".into(), json!(self.block_reason()));
+        } else if self.event == EventKind::BeforeTool && o.tool_result.is_some() {
+            out.insert("action".into(), json!("respond"));
+            out.insert("result".into(), o.tool_result.clone().unwrap_or(Value::Null));
+        } else if let Some(i) = &o.tool_input {
+            out.insert("action".into(), json!("modify"));
+            out.insert("call".into(), json!({"arguments": i}));
+        } else if let Some(r) = &o.llm_request {
+            out.insert("action".into(), json!("modify"));
+            out.insert("request".into(), r.clone());
+        } else {
+            out.insert("action".into(), json!("continue"));
+        }
+        if let Some(m) = self.shown_message() {
+            out.insert("systemMessage".into(), json!(m));
         }
         Value::Object(out)
     }
@@ -287,8 +337,57 @@ mod tests {
     #[test]
     fn empty_outcome_renders_empty_object() {
         let o = Outcome::empty(EventKind::AfterTool);
-        for d in Dialect::ALL {
+        for d in [Dialect::Gemini, Dialect::Claude, Dialect::Jcli] {
             assert_eq!(o.render(d), json!({}));
         }
+        // picoclaw wants an action, and reads a missing approval as a no.
+        assert_eq!(o.render(Dialect::Picoclaw), json!({"action": "continue"}));
+        let approve = Outcome::empty(EventKind::PermissionRequest);
+        assert_eq!(approve.render(Dialect::Picoclaw), json!({"approved": true}));
+    }
+
+    #[test]
+    fn picoclaw_shapes() {
+        let deny = outcome(
+            EventKind::BeforeTool,
+            HookOutput {
+                decision: Decision::Block,
+                reason: Some("no".into()),
+                ..HookOutput::default()
+            },
+        );
+        assert_eq!(
+            deny.render(Dialect::Picoclaw),
+            json!({"action": "deny_tool", "reason": "no"})
+        );
+        let deny = Outcome {
+            event: EventKind::PermissionRequest,
+            ..deny
+        };
+        assert_eq!(
+            deny.render(Dialect::Picoclaw),
+            json!({"approved": false, "reason": "no"})
+        );
+    }
+
+    #[test]
+    fn claude_permission_request_and_tool_output() {
+        let read = |v: Value| HookOutput::from_json(v.as_object().unwrap());
+        let o = read(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+            "decision": {"behavior": "allow", "updatedInput": {"command": "npm run lint"}}}}));
+        assert_eq!(o.decision, Decision::Allow);
+        assert_eq!(o.tool_input.as_ref().unwrap()["command"], "npm run lint");
+        let rendered = outcome(EventKind::PermissionRequest, o).render(Dialect::Claude);
+        assert_eq!(
+            rendered["hookSpecificOutput"]["decision"]["updatedInput"]["command"],
+            "npm run lint"
+        );
+        let o = read(json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+            "updatedMCPToolOutput": [{"type": "text", "text": "[redacted]"}]}}));
+        let rendered = outcome(EventKind::AfterTool, o).render(Dialect::Claude);
+        assert_eq!(
+            rendered["hookSpecificOutput"]["updatedToolOutput"][0]["text"],
+            "[redacted]"
+        );
     }
 }

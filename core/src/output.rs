@@ -234,6 +234,23 @@ impl HookOutput {
             out.reason = string_of(hso.get("permissionDecisionReason"))
                 .or_else(|| hso.get("decision").and_then(|d| string_of(d.get("message"))));
         }
+        // Claude's PermissionRequest answers inside its decision object:
+        // a rewritten input for an allow, an interrupt for a deny.
+        if let Some(d) = hso.get("decision").and_then(Value::as_object) {
+            if out.tool_input.is_none() {
+                out.tool_input = object_of(d.get("updatedInput"));
+            }
+            if bool_of(d.get("interrupt")) {
+                out.stop = true;
+            }
+            if let Some(p) = d.get("updatedPermissions") {
+                out.extra.insert("updatedPermissions".into(), p.clone());
+            }
+        }
+        // Claude's PostToolUse replaces what the model sees of the result.
+        if let Some(r) = hso.get("updatedToolOutput").or_else(|| hso.get("updatedMCPToolOutput")) {
+            out.tool_result = Some(r.clone());
+        }
 
         match obj.get("action").and_then(Value::as_str) {
             // jcli: stop aborts the step; with retry_feedback the feedback is
@@ -321,6 +338,8 @@ impl HookOutput {
             "permissionDecision",
             "permissionDecisionReason",
             "decision",
+            "updatedToolOutput",
+            "updatedMCPToolOutput",
         ];
         for (k, v) in hso {
             if !KNOWN.contains(&k.as_str()) {

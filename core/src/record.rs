@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::event::{Dialect, EventKind};
 use crate::hook::{FailPolicy, HookDef};
 use crate::output::{Decision, HookOutput};
 
@@ -158,11 +159,27 @@ impl HookRecord {
                         captured.stdout.len()
                     ),
                 ),
-                Some(0) => match read_success(&captured.stdout) {
+                Some(0) => match read_success(&captured.stdout, &hook) {
                     Ok(out) => (out, None),
                     Err(why) => failed(FailureKind::Protocol, why),
                 },
+                // Claude Code does not honour exit 2 on PermissionRequest
+                // (only the decision object grants or denies there).
+                Some(2) if hook.dialect == Dialect::Claude && hook.event == EventKind::PermissionRequest => {
+                    (HookOutput::default(), None)
+                }
                 Some(2) => (read_block(&captured, &label), None),
+                // A worktree hook that fails fails the creation or removal.
+                Some(code)
+                    if hook.dialect == Dialect::Claude
+                        && matches!(hook.event, EventKind::WorktreeCreate | EventKind::WorktreeRemove) =>
+                {
+                    let mut out = read_block(&captured, &label);
+                    if out.reason.as_deref() == Some(&format!("blocked by hook {label} (exit code 2)")) {
+                        out.reason = Some(format!("hook {label} exited with code {code}"));
+                    }
+                    (out, None)
+                }
                 Some(code) => {
                     let detail = first_line(&captured.stderr)
                         .or_else(|| first_line(&captured.stdout))
@@ -242,13 +259,22 @@ fn first_line(s: &str) -> Option<String> {
     Some(line)
 }
 
-fn read_success(stdout: &str) -> Result<HookOutput, String> {
+/// Exit 0: a JSON object is the answer. Plain text is, for gemini-cli and
+/// jcli hooks, a message for the user; for Claude Code hooks, context for
+/// the model on the events where Claude Code adds it (SessionStart,
+/// UserPromptSubmit, ...), and elsewhere only what Claude Code writes to
+/// its debug log: nothing the agent acts on.
+fn read_success(stdout: &str, hook: &HookDef) -> Result<HookOutput, String> {
     let text = stdout.trim();
     if text.is_empty() {
         return Ok(HookOutput::default());
     }
     match parse_object(text) {
         Some(obj) => HookOutput::from_json_checked(&obj),
+        None if hook.dialect == Dialect::Claude => Ok(HookOutput {
+            additional_context: hook.event.plain_stdout_is_context().then(|| text.to_string()),
+            ..HookOutput::default()
+        }),
         None => Ok(HookOutput {
             system_message: Some(text.to_string()),
             ..HookOutput::default()
@@ -276,7 +302,6 @@ fn read_block(c: &Captured, label: &str) -> HookOutput {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::{Dialect, EventKind};
     use crate::hook::{HookAction, MatcherSpec, Provenance, SourceKind};
 
     fn hook(fail: FailPolicy) -> Arc<HookDef> {

@@ -59,8 +59,7 @@ fn bench(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(500));
     let target = Target {
         name: Some("write_file"),
-        model: None,
-        argument: None,
+        ..Target::default()
     };
     for n in [1_000, 10_000] {
         let hooks = workload(n);

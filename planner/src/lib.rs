@@ -11,6 +11,7 @@
 //! a sort of the few hooks that matched back into precedence order.
 
 mod classify;
+mod rule;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -44,6 +45,8 @@ pub struct Plan {
 /// What an event is matched against.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Target<'a> {
+    /// The working directory of the call, for path rules relative to it.
+    pub cwd: Option<&'a str>,
     /// The tool name or trigger (`source`, `reason`, ...), per the event.
     pub name: Option<&'a str>,
     /// The model name, for jcli's `model_prefix` filters.
@@ -116,6 +119,9 @@ struct EventIndex {
     regex: Option<RegexSet>,
     /// For pattern `i` of `regex`, the hook it belongs to.
     regex_hooks: Vec<u32>,
+    /// Some hook of this event has an `if` rule (plans then depend on the
+    /// whole call, not on the name alone).
+    has_conditions: bool,
     /// Argument filters by tool name: one glob set, and the hook of each glob.
     arg_filters: HashMap<String, (GlobSet, Vec<u32>)>,
     has_model_filter: bool,
@@ -171,6 +177,8 @@ const CACHE_LIMIT: usize = 4096;
 #[derive(Debug, Default)]
 pub struct Planner {
     hooks: Vec<Arc<HookDef>>,
+    /// Each hook's compiled `if` rule, by hook id.
+    conditions: Vec<Option<rule::CompiledRule>>,
     events: HashMap<EventKind, EventIndex>,
     cache: Mutex<HashMap<(EventKind, String), Plan>>,
 }
@@ -179,10 +187,21 @@ impl Planner {
     /// Compiles the matchers of `hooks` (given in precedence order).
     pub fn new(hooks: &[Arc<HookDef>]) -> Result<Planner, Error> {
         let mut events: HashMap<EventKind, Collecting> = HashMap::new();
+        let mut conditions = Vec::with_capacity(hooks.len());
         for (i, h) in hooks.iter().enumerate() {
             let id = i as u32;
             let c = events.entry(h.event).or_default();
             c.idx.has_model_filter |= h.model_prefix.is_some();
+            let condition = match &h.options.condition {
+                Some(r) => Some(rule::CompiledRule::new(r).map_err(|message| Error {
+                    hook: h.label().to_string(),
+                    provenance: h.provenance.to_string(),
+                    message,
+                })?),
+                None => None,
+            };
+            c.idx.has_conditions |= condition.is_some();
+            conditions.push(condition);
             let spec = if h.event.match_target() == MatchTarget::None {
                 &MatcherSpec::Any
             } else {
@@ -261,6 +280,7 @@ impl Planner {
         }
         Ok(Planner {
             hooks: hooks.to_vec(),
+            conditions,
             events: out,
             cache: Mutex::default(),
         })
@@ -291,7 +311,7 @@ impl Planner {
                 mode: Mode::Parallel,
             };
         };
-        let cacheable = !idx.has_model_filter && idx.arg_filters.is_empty();
+        let cacheable = !idx.has_model_filter && !idx.has_conditions && idx.arg_filters.is_empty();
         if !cacheable {
             return self.compute(idx, target);
         }
@@ -359,6 +379,11 @@ impl Planner {
             {
                 continue;
             }
+            if let Some(rule) = &self.conditions[id as usize]
+                && !rule.matches(target.name, target.argument, target.cwd)
+            {
+                continue;
+            }
             hooks.push(Arc::clone(h));
         }
         dedup_by_identity(&mut hooks);
@@ -421,6 +446,11 @@ pub fn naive_plan(hooks: &[Arc<HookDef>], event: EventKind, target: Target<'_>) 
             h.model_prefix
                 .as_ref()
                 .is_none_or(|p| target.model.is_some_and(|m| m.starts_with(p.as_str())))
+        })
+        .filter(|h| {
+            h.options.condition.as_ref().is_none_or(|r| {
+                rule::CompiledRule::new(r).is_ok_and(|r| r.matches(target.name, target.argument, target.cwd))
+            })
         })
         .cloned()
         .collect();

@@ -57,6 +57,7 @@ fn gemini_regex_is_unanchored_and_claude_lists_exact() {
             &p.plan(
                 EventKind::BeforeTool,
                 Target {
+                    cwd: None,
                     name: Some(n),
                     model: None,
                     argument: None,
@@ -73,6 +74,7 @@ fn gemini_regex_is_unanchored_and_claude_lists_exact() {
         p.plan(
             EventKind::BeforeTool,
             Target {
+                cwd: None,
                 name: Some("Write"),
                 model: None,
                 argument: None,
@@ -116,6 +118,7 @@ fn argument_filters_match_the_main_argument() {
             &p.plan(
                 EventKind::BeforeTool,
                 Target {
+                    cwd: None,
                     name: Some(tool),
                     model: None,
                     argument: Some(arg),
@@ -171,6 +174,7 @@ fn model_prefix_filters() {
         p.plan(
             EventKind::BeforeModel,
             Target {
+                cwd: None,
                 name: None,
                 model: Some("gpt-4o"),
                 argument: None,
@@ -184,6 +188,7 @@ fn model_prefix_filters() {
         p.plan(
             EventKind::BeforeModel,
             Target {
+                cwd: None,
                 name: None,
                 model: Some("claude"),
                 argument: None,
@@ -254,7 +259,7 @@ proptest! {
         let hooks: Vec<Arc<HookDef>> = defs.into_iter().enumerate()
             .map(|(i, (e, m, id, seq))| hook(i, e, m, &format!("id{id}"), seq)).collect();
         let p = Planner::new(&hooks).unwrap();
-        let t = Target { name: Some(target), model: None, argument: Some(argument) };
+        let t = Target { name: Some(target), model: None, argument: Some(argument), cwd: None };
         let compiled = labels(&p.plan(event, t).hooks);
         let naive = labels(&naive_plan(&hooks, event, t));
         prop_assert_eq!(&compiled, &naive);
@@ -351,7 +356,7 @@ proptest! {
         let spec = if full { MatcherSpec::FullRegex(pat.clone()) } else { MatcherSpec::Regex(pat.clone()) };
         let hooks = vec![hook(0, EventKind::BeforeTool, spec, "h", false)];
         let p = Planner::new(&hooks).unwrap();
-        let t = Target { name: Some(&target), model: None, argument: None };
+        let t = Target { name: Some(&target), model: None, argument: None, cwd: None };
         let planned = !p.plan(EventKind::BeforeTool, t).hooks.is_empty();
         prop_assert_eq!(
             planned,
@@ -372,6 +377,7 @@ fn the_shortcuts_that_once_differed_from_the_regex() {
         };
         let p = Planner::new(&[hook(0, EventKind::BeforeTool, spec, "h", false)]).unwrap();
         let t = Target {
+            cwd: None,
             name: Some(target),
             model: None,
             argument: None,

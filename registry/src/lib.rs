@@ -44,6 +44,10 @@ pub struct Source {
     /// (the project root, or the user's hookshot folder for user
     /// extensions). `None` binds it to the file's own folder.
     pub scope: Option<PathBuf>,
+    /// The dialect to read it in, when the user named it (`--dialect`);
+    /// otherwise the file's place decides ([`Source::dialect`]), then its
+    /// content.
+    pub dialect: Option<Dialect>,
 }
 
 impl Source {
@@ -53,7 +57,53 @@ impl Source {
             path: path.into(),
             kind,
             scope: None,
+            dialect: None,
         }
+    }
+
+    /// The dialect the file is read in, when known before reading it: as
+    /// the user named it, else as its place says (`.claude/`, a Claude Code
+    /// plugin's `hooks/hooks.json` are Claude Code's; `.gemini/` and
+    /// `gemini-extension.json` gemini-cli's; `hooks.yaml` and `.jcli/`
+    /// jcli's). `None`: the content decides.
+    pub fn dialect(&self) -> Option<Dialect> {
+        if self.dialect.is_some() {
+            return self.dialect;
+        }
+        let name = self.path.file_name()?.to_str()?;
+        let dir = self.path.parent().and_then(Path::file_name).and_then(|d| d.to_str());
+        match (dir, name) {
+            (Some(".claude"), _) => Some(Dialect::Claude),
+            (Some(".gemini"), _) | (_, "gemini-extension.json") => Some(Dialect::Gemini),
+            (Some(".jcli"), _) | (_, "hooks.yaml" | "hooks.yml") => Some(Dialect::Jcli),
+            (Some("hooks"), "hooks.json") if self.plugin_root().is_some() => Some(Dialect::Claude),
+            _ => None,
+        }
+    }
+
+    /// For a Claude Code plugin's `hooks/hooks.json` (a folder with
+    /// `.claude-plugin/plugin.json`): the plugin's root folder.
+    pub fn plugin_root(&self) -> Option<PathBuf> {
+        if self.path.file_name()? != "hooks.json" {
+            return None;
+        }
+        let hooks = self.path.parent()?;
+        let root = hooks.parent()?;
+        (hooks.file_name()? == "hooks" && root.join(".claude-plugin").join("plugin.json").is_file())
+            .then(|| root.to_path_buf())
+    }
+
+    /// What its place says about the file before it is read.
+    fn context(&self) -> settings::Context {
+        let dialect = self.dialect();
+        let plugin = (dialect == Some(Dialect::Claude))
+            .then(|| self.plugin_root())
+            .flatten()
+            .map(|root| {
+                let data = plugin_data_dir(&root);
+                (root, data)
+            });
+        settings::Context { dialect, plugin }
     }
 
     /// The file's bytes, read with the settings limits ([`read_settings`]).
@@ -81,7 +131,7 @@ impl Source {
         } else {
             text
         };
-        settings::parse(&self.path, &text, self.kind)
+        settings::parse_with(&self.path, &text, self.kind, &self.context())
     }
 
     /// The folder trust is bound to (canonical), and the file's path inside
@@ -338,6 +388,43 @@ impl Registry {
     }
 }
 
+/// A Claude Code plugin's persistent data folder (`CLAUDE_PLUGIN_DATA`):
+/// for a plugin Claude Code installed (under `~/.claude/plugins/`), the one
+/// Claude Code gives it; otherwise hookshot's own, under
+/// `$XDG_DATA_HOME/hookshot/plugin-data/`. Named after the plugin, with
+/// characters other than letters, digits, `_` and `-` replaced by `-`.
+fn plugin_data_dir(root: &Path) -> PathBuf {
+    let manifest = read_settings(&root.join(".claude-plugin").join("plugin.json")).ok();
+    let name = manifest
+        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+        .and_then(|v| v.get("name").and_then(Value::as_str).map(str::to_string))
+        .or_else(|| root.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "plugin".into());
+    let id: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    if let Some(h) = &home {
+        let claude = h.join(".claude").join("plugins");
+        if root.starts_with(&claude) {
+            return claude.join("data").join(id);
+        }
+    }
+    let data_home = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| home.map(|h| h.join(".local").join("share")))
+        .unwrap_or_else(std::env::temp_dir);
+    data_home.join("hookshot").join("plugin-data").join(id)
+}
+
 /// The folder of an extension whose hooks live in `file`.
 fn extension_dir(file: &Path) -> &Path {
     let dir = file.parent().unwrap_or(Path::new("."));
@@ -437,6 +524,7 @@ pub fn discover(
                 path,
                 kind,
                 scope: scope.map(Path::to_path_buf),
+                dialect: None,
             });
         }
     };

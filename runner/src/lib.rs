@@ -243,6 +243,32 @@ pub fn direct_argv(command: &str) -> Option<Vec<&str>> {
     }
 }
 
+/// Claude Code's path placeholders in an exec-form hook, replaced by the
+/// values the hook's environment gives them, as plain strings: there is no
+/// shell to expand them, and none to re-parse what they expand to.
+fn placeholders<'a>(word: &'a str, env: &RunEnv) -> std::borrow::Cow<'a, str> {
+    const NAMES: [&str; 3] = ["CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"];
+    if !word.contains("${") {
+        return word.into();
+    }
+    let mut out = word.to_string();
+    for name in NAMES {
+        let key = format!("${{{name}}}");
+        if out.contains(&key) {
+            let value = env
+                .vars
+                .iter()
+                .rev()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+                .or_else(|| std::env::var(name).ok())
+                .unwrap_or_default();
+            out = out.replace(&key, &value);
+        }
+    }
+    out.into()
+}
+
 /// What a command hook runs.
 #[derive(Debug, Clone, Copy)]
 pub enum Program<'a> {
@@ -570,8 +596,8 @@ impl Runner {
             // Exec form: exactly this program and these arguments, as the
             // user wrote them; no shell to fall back to.
             Program::Argv(p, args) => {
-                let mut c = Command::new(p);
-                c.args(args);
+                let mut c = Command::new(placeholders(p, env).as_ref());
+                c.args(args.iter().map(|a| placeholders(a, env).into_owned()));
                 supervised(c).spawn()
             }
             Program::Line(_) => match direct_argv(command).filter(|_| default_shell) {
