@@ -78,6 +78,7 @@ pub fn schema() -> Value {
     }
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://github.com/hookshot/hookshot/settings.schema.json",
         "title": "hookshot settings",
         "description": "gemini-cli and Claude Code settings.json hooks, jcli hooks.yaml events at the top level, and hookshot's builtins. Other keys of an agent's settings file are allowed and ignored.",
         "type": "object",
@@ -86,9 +87,10 @@ pub fn schema() -> Value {
             "matcherGroup": {
                 "type": "object",
                 "properties": {
-                    "matcher": {"type": "string", "description": "Tool name, A|B list or regex (gemini: unanchored regex; Claude: exact names, else full-match regex); for session events the trigger."},
+                    "matcher": {"type": "string", "description": "Tool name, A|B list or regex (gemini: unanchored regex; Claude: letters, digits, _, -, spaces, commas and | are exact names, anything else a regex tested anywhere); for session events the trigger."},
                     "sequential": {"type": "boolean"},
                     "description": {"type": "string"},
+                    "name": {"type": "string"},
                     "hooks": {"type": "array", "items": {"$ref": "#/$defs/commandHook"}}
                 },
                 "required": ["hooks"],
@@ -97,16 +99,37 @@ pub fn schema() -> Value {
             "commandHook": {
                 "type": "object",
                 "properties": {
-                    "type": {"const": "command"},
+                    "type": {"enum": ["command", "prompt", "http", "mcp_tool", "agent"], "description": "http, mcp_tool and agent (Claude Code) load but do not run in this version: each run is reported"},
                     "command": {"type": "string", "minLength": 1},
+                    "args": {"type": "array", "items": {"type": "string"}, "description": "Claude: exec form, no shell"},
+                    "prompt": {"type": "string"},
+                    "model": {"type": "string"},
                     "name": {"type": "string"},
                     "description": {"type": "string"},
                     "timeout": {"type": "number", "exclusiveMinimum": 0, "description": "gemini: milliseconds (default 60000); Claude: seconds (default 600)"},
                     "enabled": {"type": "boolean"},
                     "fail": {"enum": ["open", "closed"]},
-                    "retry": {"type": "integer", "minimum": 0, "maximum": 10}
+                    "onFailure": {"enum": ["continue", "block"]},
+                    "retry": {"type": "integer", "minimum": 0, "maximum": 10},
+                    "statusMessage": {"type": "string"},
+                    "if": {"type": "string", "description": "Claude: a permission rule such as Bash(git *) or Edit(*.ts)"},
+                    "async": {"type": "boolean"},
+                    "asyncRewake": {"type": "boolean"},
+                    "once": {"type": "boolean"},
+                    "shell": {"enum": ["bash", "powershell"]},
+                    "continueOnBlock": {"type": "boolean"},
+                    "url": {"type": "string"},
+                    "headers": {"type": "object", "additionalProperties": {"type": "string"}},
+                    "allowedEnvVars": {"type": "array", "items": {"type": "string"}},
+                    "server": {"type": "string"},
+                    "tool": {"type": "string"},
+                    "input": {"type": "object"}
                 },
-                "required": ["type", "command"]
+                "required": ["type"],
+                "allOf": [
+                    {"if": {"properties": {"type": {"const": "command"}}}, "then": {"required": ["command"]}},
+                    {"if": {"properties": {"type": {"enum": ["prompt", "agent"]}}}, "then": {"required": ["prompt"]}}
+                ]
             },
             "jcliHook": {
                 "type": "object",
