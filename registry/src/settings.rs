@@ -471,17 +471,7 @@ impl Parser<'_> {
                 MatcherSpec::Any
             }
         };
-        let sequential = match def.get("sequential") {
-            None => false,
-            Some(Value::Bool(b)) => *b,
-            Some(other) => {
-                self.error(
-                    &format!("{ptr}/sequential"),
-                    format!("expected true or false, found {}", kind_of(other)),
-                );
-                false
-            }
-        };
+        let sequential = self.flag(def, ptr, "sequential");
         let Some(hooks) = def.get("hooks") else {
             self.error(ptr, "missing \"hooks\": a matcher group needs a list of hooks to run");
             return;
@@ -784,17 +774,13 @@ impl Parser<'_> {
     /// Every key of `obj` not in `known` is a warning, with a suggestion:
     /// for dialects whose agent ignores keys it does not know.
     fn unknown_keys_warn(&mut self, obj: &Map<String, Value>, ptr: &str, known: &[&str], what: &str) {
-        for k in obj.keys() {
-            if !known.contains(&k.as_str()) {
-                let hint = did_you_mean(k, known.iter().copied())
-                    .map(|s| format!("; did you mean \"{s}\"?"))
-                    .unwrap_or_default();
-                let at = self.at(&format!("{ptr}/{}", escape_token(k)), true);
-                self.out.warnings.push(Diagnostic {
-                    at,
-                    message: format!("unknown key \"{k}\" in {what} is ignored{hint}"),
-                });
-            }
+        let before = self.errors.len();
+        self.unknown_keys(obj, ptr, known, what);
+        for mut d in self.errors.drain(before..).collect::<Vec<_>>() {
+            d.message = d
+                .message
+                .replacen(&format!(" in {what}"), &format!(" in {what} is ignored"), 1);
+            self.out.warnings.push(d);
         }
     }
 
