@@ -47,35 +47,7 @@ impl Strategy {
 
 /// Merges the records of one event (in plan order) into its outcome.
 pub fn aggregate(event: EventKind, records: Vec<HookRecord>) -> Outcome {
-    // A background (Claude `async`) hook cannot decide: the action it would
-    // have controlled went on without it. What it says reaches the model.
-    let background: Vec<HookOutput> = records
-        .iter()
-        .filter(|r| r.hook.options.background)
-        .map(|r| HookOutput {
-            additional_context: join(
-                [
-                    r.output.additional_context.as_deref(),
-                    r.output.system_message.as_deref(),
-                ]
-                .into_iter()
-                .flatten()
-                .collect(),
-            ),
-            ..HookOutput::default()
-        })
-        .collect();
-    let mut extra = background.iter();
-    let outputs: Vec<&HookOutput> = records
-        .iter()
-        .map(|r| {
-            if r.hook.options.background {
-                extra.next().unwrap_or(&r.output)
-            } else {
-                &r.output
-            }
-        })
-        .collect();
+    let outputs: Vec<&HookOutput> = records.iter().map(|r| &r.output).collect();
     let mut output = merge(Strategy::of(event), &outputs);
     if !event.can_block() && output.decision.is_block() {
         // Blocking is meaningless here (gemini ignores it too); keep the

@@ -168,17 +168,19 @@ impl HookRecord {
                 Some(2) if hook.dialect == Dialect::Claude && hook.event == EventKind::PermissionRequest => {
                     (HookOutput::default(), None)
                 }
-                Some(2) => (read_block(&captured, &label), None),
+                Some(2) => (
+                    read_block(&captured, || format!("blocked by hook {label} (exit code 2)")),
+                    None,
+                ),
                 // A worktree hook that fails fails the creation or removal.
                 Some(code)
                     if hook.dialect == Dialect::Claude
                         && matches!(hook.event, EventKind::WorktreeCreate | EventKind::WorktreeRemove) =>
                 {
-                    let mut out = read_block(&captured, &label);
-                    if out.reason.as_deref() == Some(&format!("blocked by hook {label} (exit code 2)")) {
-                        out.reason = Some(format!("hook {label} exited with code {code}"));
-                    }
-                    (out, None)
+                    (
+                        read_block(&captured, || format!("hook {label} exited with code {code}")),
+                        None,
+                    )
                 }
                 Some(code) => {
                     let detail = first_line(&captured.stderr)
@@ -193,12 +195,7 @@ impl HookRecord {
         if let Some(f) = &failure {
             fail_closed(&hook, f, &mut output);
         }
-        HookRecord {
-            hook,
-            captured,
-            output,
-            failure,
-        }
+        HookRecord::new(hook, captured, output, failure)
     }
 
     /// The record of a hook that answered without a process of its own (an
@@ -210,22 +207,38 @@ impl HookRecord {
             ..Captured::default()
         };
         match answer {
-            Ok(output) => HookRecord {
-                hook,
-                captured,
-                output,
-                failure: None,
-            },
+            Ok(output) => HookRecord::new(hook, captured, output, None),
             Err(failure) => {
                 let mut output = HookOutput::default();
                 fail_closed(&hook, &failure, &mut output);
-                HookRecord {
-                    hook,
-                    captured,
-                    output,
-                    failure: Some(failure),
-                }
+                HookRecord::new(hook, captured, output, Some(failure))
             }
+        }
+    }
+
+    /// A background (Claude `async`) hook cannot decide: the action it would
+    /// have controlled went on without it, so of its answer only what it
+    /// says is kept, as context for the model. Applied here, where every
+    /// record is made, so neither the merge nor a sequential chain (which
+    /// feeds each answer to the next hook) can act on its verdict.
+    fn new(hook: Arc<HookDef>, captured: Captured, output: HookOutput, failure: Option<Failure>) -> HookRecord {
+        let output = if hook.options.background {
+            let said: Vec<&str> = [output.additional_context.as_deref(), output.system_message.as_deref()]
+                .into_iter()
+                .flatten()
+                .collect();
+            HookOutput {
+                additional_context: (!said.is_empty()).then(|| said.join("\n")),
+                ..HookOutput::default()
+            }
+        } else {
+            output
+        };
+        HookRecord {
+            hook,
+            captured,
+            output,
+            failure,
         }
     }
 
@@ -282,7 +295,9 @@ fn read_success(stdout: &str, hook: &HookDef) -> Result<HookOutput, String> {
     }
 }
 
-fn read_block(c: &Captured, label: &str) -> HookOutput {
+/// A blocking answer: the reason from JSON (stdout, then stderr), else
+/// stderr's text, else `fallback`.
+fn read_block(c: &Captured, fallback: impl FnOnce() -> String) -> HookOutput {
     let mut out = parse_object(&c.stdout)
         .or_else(|| parse_object(&c.stderr))
         .map(|o| HookOutput::from_json(&o))
@@ -291,7 +306,7 @@ fn read_block(c: &Captured, label: &str) -> HookOutput {
     if out.reason.is_none() {
         let stderr = c.stderr.trim();
         out.reason = Some(if stderr.is_empty() {
-            format!("blocked by hook {label} (exit code 2)")
+            fallback()
         } else {
             stderr.to_string()
         });
@@ -334,6 +349,69 @@ mod tests {
             ..Captured::default()
         };
         HookRecord::interpret(hook(FailPolicy::Open), c)
+    }
+
+    #[test]
+    fn a_background_hook_keeps_only_what_it_says() {
+        let mut def = (*hook(FailPolicy::Closed)).clone();
+        def.options.background = true;
+        let out = r#"{"systemMessage": "tests failed", "hookSpecificOutput": {"permissionDecision": "deny",
+            "updatedInput": {"command": "rm -rf /"}, "additionalContext": "see log"}}"#;
+        let c = Captured {
+            stdout: out.into(),
+            ..Captured::default()
+        };
+        let r = HookRecord::interpret(
+            Arc::new(def.clone()),
+            Captured {
+                exit: Exit {
+                    code: Some(0),
+                    ..Exit::default()
+                },
+                ..c
+            },
+        );
+        assert_eq!(r.output.decision, Decision::Undecided);
+        assert!(r.output.tool_input.is_none());
+        assert_eq!(r.output.additional_context.as_deref(), Some("see log\ntests failed"));
+        // A failure under the closed policy is still reported, and still
+        // cannot block for a hook the agent does not wait for.
+        let r = HookRecord::interpret(
+            Arc::new(def),
+            Captured {
+                exit: Exit {
+                    code: Some(1),
+                    ..Exit::default()
+                },
+                ..Captured::default()
+            },
+        );
+        assert!(r.failure.is_some());
+        assert_eq!(r.output.decision, Decision::Undecided);
+    }
+
+    #[test]
+    fn claude_worktree_hooks_fail_on_any_nonzero_exit() {
+        let mut def = (*hook(FailPolicy::Open)).clone();
+        def.dialect = Dialect::Claude;
+        def.event = EventKind::WorktreeCreate;
+        let exit = |code| Captured {
+            exit: Exit {
+                code: Some(code),
+                ..Exit::default()
+            },
+            ..Captured::default()
+        };
+        let r = HookRecord::interpret(Arc::new(def.clone()), exit(1));
+        assert_eq!(r.output.decision, Decision::Block);
+        assert_eq!(r.output.reason.as_deref(), Some("hook h exited with code 1"));
+        def.event = EventKind::PermissionRequest;
+        let r = HookRecord::interpret(Arc::new(def), exit(2));
+        assert_eq!(
+            r.output.decision,
+            Decision::Undecided,
+            "Claude ignores exit 2 on PermissionRequest"
+        );
     }
 
     #[test]
