@@ -410,11 +410,17 @@ impl HookSystem {
     /// a reload may have changed).
     fn recompile(&mut self) -> Result<(), Error> {
         // A plugin's data folder exists before its hooks run, as Claude
-        // Code makes it on first use.
-        for h in self.registry.hooks() {
-            if let Some((_, dir)) = h.options.env.iter().find(|(k, _)| k == "CLAUDE_PLUGIN_DATA") {
-                let _ = std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir);
-            }
+        // Code makes it on first use (once per plugin, not per hook).
+        let data_dirs: std::collections::BTreeSet<&String> = self
+            .registry
+            .hooks()
+            .iter()
+            .flat_map(|h| &h.options.env)
+            .filter(|(k, _)| k == "CLAUDE_PLUGIN_DATA")
+            .map(|(_, dir)| dir)
+            .collect();
+        for dir in data_dirs {
+            let _ = std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir);
         }
         let policy = self.registry.failure_policy();
         let hooks: Vec<Arc<HookDef>> = self

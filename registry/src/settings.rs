@@ -239,6 +239,15 @@ impl Parser<'_> {
         });
     }
 
+    /// A warning about a key itself (placed at the key, not its value).
+    fn key_warn(&mut self, pointer: &str, message: impl Into<String>) {
+        let at = self.at(pointer, true);
+        self.out.warnings.push(Diagnostic {
+            at,
+            message: message.into(),
+        });
+    }
+
     fn warn(&mut self, pointer: &str, message: impl Into<String>) {
         let at = self.at(pointer, false);
         self.out.warnings.push(Diagnostic {
@@ -408,11 +417,7 @@ impl Parser<'_> {
                     // An event this hookshot does not know (a newer Claude
                     // Code's) fires nowhere here: its hooks are skipped, the
                     // rest of the file loads.
-                    let at = self.at(&ptr, true);
-                    self.out.warnings.push(Diagnostic {
-                        at,
-                        message: format!("unknown event \"{name}\": its hooks never run{hint}"),
-                    });
+                    self.key_warn(&ptr, format!("unknown event \"{name}\": its hooks never run{hint}"));
                 } else {
                     self.key_error(&ptr, format!("unknown event \"{name}\"{hint}"));
                 }
@@ -442,12 +447,11 @@ impl Parser<'_> {
             );
             return;
         };
+        // Claude Code ignores keys it does not know; so does hookshot in
+        // its files, saying so.
+        let lenient = dialect == Dialect::Claude;
         let group_keys = ["matcher", "sequential", "hooks", "description", "name"];
-        if dialect == Dialect::Claude {
-            self.unknown_keys_warn(def, ptr, &group_keys, "a matcher group");
-        } else {
-            self.unknown_keys(def, ptr, &group_keys, "a matcher group");
-        }
+        self.unknown_keys(def, ptr, &group_keys, "a matcher group", lenient);
         let matcher = match def.get("matcher") {
             None => MatcherSpec::Any,
             Some(Value::String(m)) => {
@@ -526,14 +530,12 @@ impl Parser<'_> {
             "onFailure",
         ];
         let claude = dialect == Dialect::Claude;
-        if claude {
-            // Claude Code ignores keys it does not know; so does hookshot,
-            // saying so.
-            let known: Vec<&str> = KEYS.iter().chain(CLAUDE_HANDLER_KEYS).copied().collect();
-            self.unknown_keys_warn(h, ptr, &known, "a hook");
+        let known: Vec<&str> = if claude {
+            KEYS.iter().chain(CLAUDE_HANDLER_KEYS).copied().collect()
         } else {
-            self.unknown_keys(h, ptr, KEYS, "a hook");
-        }
+            KEYS.to_vec()
+        };
+        self.unknown_keys(h, ptr, &known, "a hook", claude);
         let kind = match h.get("type") {
             Some(Value::String(t)) => t.clone(),
             Some(other) => {
@@ -771,30 +773,20 @@ impl Parser<'_> {
         }
     }
 
-    /// Every key of `obj` not in `known` is a warning, with a suggestion:
-    /// for dialects whose agent ignores keys it does not know.
-    fn unknown_keys_warn(&mut self, obj: &Map<String, Value>, ptr: &str, known: &[&str], what: &str) {
-        let before = self.errors.len();
-        self.unknown_keys(obj, ptr, known, what);
-        for mut d in self.errors.drain(before..).collect::<Vec<_>>() {
-            d.message = d
-                .message
-                .replacen(&format!(" in {what}"), &format!(" in {what} is ignored"), 1);
-            self.out.warnings.push(d);
-        }
-    }
-
-    /// Every key of `obj` not in `known` is an error, with a suggestion.
-    fn unknown_keys(&mut self, obj: &Map<String, Value>, ptr: &str, known: &[&str], what: &str) {
+    /// Every key of `obj` not in `known` is an error, with a suggestion;
+    /// when the agent `ignores` keys it does not know, a warning instead.
+    fn unknown_keys(&mut self, obj: &Map<String, Value>, ptr: &str, known: &[&str], what: &str, ignores: bool) {
         for k in obj.keys() {
             if !known.contains(&k.as_str()) {
                 let hint = did_you_mean(k, known.iter().copied())
                     .map(|s| format!("; did you mean \"{s}\"?"))
                     .unwrap_or_default();
-                self.key_error(
-                    &format!("{ptr}/{}", escape_token(k)),
-                    format!("unknown key \"{k}\" in {what}{hint}"),
-                );
+                let at = format!("{ptr}/{}", escape_token(k));
+                if ignores {
+                    self.key_warn(&at, format!("unknown key \"{k}\" in {what} is ignored{hint}"));
+                } else {
+                    self.key_error(&at, format!("unknown key \"{k}\" in {what}{hint}"));
+                }
             }
         }
     }
@@ -954,7 +946,7 @@ impl Parser<'_> {
                 "observe",
                 "intercept",
             ];
-            self.unknown_keys(spec, &ptr, KEYS, "a process hook");
+            self.unknown_keys(spec, &ptr, KEYS, "a process hook", false);
             if let Some(t) = spec.get("transport")
                 && t.as_str() != Some("stdio")
             {
@@ -1155,7 +1147,7 @@ impl Parser<'_> {
         const KEYS: &[&str] = &[
             "type", "command", "prompt", "model", "timeout", "on_error", "retry", "filter", "name", "enabled",
         ];
-        self.unknown_keys(h, ptr, KEYS, "a jcli hook");
+        self.unknown_keys(h, ptr, KEYS, "a jcli hook", false);
         let action = match h.get("type").and_then(Value::as_str).unwrap_or("bash") {
             "bash" => HookAction::Command {
                 command: self.required_string(h, ptr, "command", "a bash hook needs the command line to run")?,
