@@ -121,21 +121,12 @@ pub struct Builder {
 
 /// An in-process hook's definition, registered by code.
 fn code_hook(event: EventKind, name: &str, source: SourceKind) -> HookDef {
+    let action = hookshot_core::HookAction::InProcess { name: name.to_string() };
     HookDef {
-        identity: format!("{source}:{name}"),
         name: Some(name.to_string()),
-        event,
-        dialect: Dialect::Gemini,
-        matcher: hookshot_core::MatcherSpec::Any,
-        model_prefix: None,
-        action: hookshot_core::HookAction::InProcess { name: name.to_string() },
         timeout: std::time::Duration::from_secs(5),
-        sequential: false,
-        fail: hookshot_core::FailPolicy::Open,
-        retry: 0,
         source,
-        provenance: hookshot_core::Provenance::default(),
-        options: Default::default(),
+        ..HookDef::new(format!("{source}:{name}"), event, action)
     }
 }
 

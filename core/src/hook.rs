@@ -255,6 +255,29 @@ pub struct HookDef {
 }
 
 impl HookDef {
+    /// A hook with the plainest settings, the rest to be filled in with
+    /// struct update syntax: gemini dialect, no matcher, 60 s timeout, no
+    /// retry, fail open, from the command line, no extras. For hooks made
+    /// by code (built-ins, embedders, tests) rather than read from a file.
+    pub fn new(identity: impl Into<String>, event: EventKind, action: HookAction) -> HookDef {
+        HookDef {
+            identity: identity.into(),
+            name: None,
+            event,
+            dialect: Dialect::Gemini,
+            matcher: MatcherSpec::Any,
+            model_prefix: None,
+            action,
+            timeout: std::time::Duration::from_secs(60),
+            sequential: false,
+            fail: FailPolicy::Open,
+            retry: 0,
+            source: SourceKind::Cli,
+            provenance: Provenance::default(),
+            options: HookOptions::default(),
+        }
+    }
+
     /// What a person calls this hook in messages: its name, else its command.
     pub fn label(&self) -> &str {
         if let Some(n) = &self.name {

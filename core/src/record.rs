@@ -317,24 +317,15 @@ fn read_block(c: &Captured, fallback: impl FnOnce() -> String) -> HookOutput {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hook::{HookAction, MatcherSpec, Provenance, SourceKind};
+    use crate::hook::HookAction;
 
     fn hook(fail: FailPolicy) -> Arc<HookDef> {
+        let command = HookAction::Command { command: "true".into() };
         Arc::new(HookDef {
-            identity: "h".into(),
             name: Some("h".into()),
-            event: EventKind::BeforeTool,
-            dialect: Dialect::Gemini,
-            matcher: MatcherSpec::Any,
-            model_prefix: None,
-            action: HookAction::Command { command: "true".into() },
             timeout: Duration::from_secs(1),
-            sequential: false,
             fail,
-            retry: 0,
-            source: SourceKind::Cli,
-            provenance: Provenance::default(),
-            options: Default::default(),
+            ..HookDef::new("h", EventKind::BeforeTool, command)
         })
     }
 

@@ -89,21 +89,10 @@ fn json_value() -> impl Strategy<Value = Value> {
 }
 
 fn hook() -> Arc<HookDef> {
+    let command = HookAction::Command { command: "fuzz".into() };
     Arc::new(HookDef {
-        identity: "fuzz".into(),
-        name: None,
-        event: EventKind::BeforeTool,
-        dialect: Dialect::Gemini,
-        matcher: MatcherSpec::Any,
-        model_prefix: None,
-        action: HookAction::Command { command: "fuzz".into() },
         timeout: Duration::from_secs(1),
-        sequential: false,
-        fail: FailPolicy::Open,
-        retry: 0,
-        source: SourceKind::Cli,
-        provenance: Provenance::default(),
-        options: Default::default(),
+        ..HookDef::new("fuzz", EventKind::BeforeTool, command)
     })
 }
 

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use hookshot_core::{Dialect, EventKind, FailPolicy, HookAction, HookDef, MatcherSpec, Provenance, SourceKind};
+use hookshot_core::{EventKind, HookAction, HookDef, MatcherSpec};
 use hookshot_planner::{Planner, Target, naive_plan};
 
 fn workload(n: usize) -> Vec<Arc<HookDef>> {
@@ -33,21 +33,11 @@ fn workload(n: usize) -> Vec<Arc<HookDef>> {
                     _ => format!("^mcp__srv\\d+__tool_{i}$"),
                 }
             };
+            let command = HookAction::Command { command: "true".into() };
             Arc::new(HookDef {
-                identity: format!("h{i}"),
                 name: Some(format!("h{i}")),
-                event: EventKind::BeforeTool,
-                dialect: Dialect::Gemini,
                 matcher: MatcherSpec::Regex(matcher),
-                model_prefix: None,
-                action: HookAction::Command { command: "true".into() },
-                timeout: Duration::from_secs(60),
-                sequential: false,
-                fail: FailPolicy::Open,
-                retry: 0,
-                source: SourceKind::Cli,
-                provenance: Provenance::default(),
-                options: Default::default(),
+                ..HookDef::new(format!("h{i}"), EventKind::BeforeTool, command)
             })
         })
         .collect()

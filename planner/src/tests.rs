@@ -1,28 +1,19 @@
 use std::time::Duration;
 
-use hookshot_core::{Dialect, FailPolicy, HookAction, Provenance, SourceKind};
+use hookshot_core::HookAction;
 use proptest::prelude::*;
 
 use super::*;
 
 fn hook(i: usize, event: EventKind, matcher: MatcherSpec, identity: &str, sequential: bool) -> Arc<HookDef> {
+    let command = HookAction::Command {
+        command: format!("hook{i}"),
+    };
     Arc::new(HookDef {
-        identity: identity.to_string(),
-        name: None,
-        event,
-        dialect: Dialect::Gemini,
         matcher,
-        model_prefix: None,
-        action: HookAction::Command {
-            command: format!("hook{i}"),
-        },
         timeout: Duration::from_secs(1),
         sequential,
-        fail: FailPolicy::Open,
-        retry: 0,
-        source: SourceKind::Cli,
-        provenance: Provenance::default(),
-        options: Default::default(),
+        ..HookDef::new(identity, event, command)
     })
 }
 

@@ -386,22 +386,15 @@ mod tests {
         std::fs::create_dir(p.join(".hooks")).unwrap();
         std::fs::write(p.join(".hooks/check.sh"), "exit 2").unwrap();
         let hook = |command: &str| HookDef {
-            identity: String::new(),
-            name: None,
-            event: hookshot_core::EventKind::BeforeTool,
             dialect: hookshot_core::Dialect::Claude,
-            matcher: hookshot_core::MatcherSpec::Any,
-            model_prefix: None,
-            action: HookAction::Command {
-                command: command.into(),
-            },
-            timeout: std::time::Duration::from_secs(1),
-            sequential: false,
-            fail: hookshot_core::FailPolicy::Open,
-            retry: 0,
             source: hookshot_core::SourceKind::Project,
-            provenance: hookshot_core::Provenance::default(),
-            options: Default::default(),
+            ..HookDef::new(
+                "",
+                hookshot_core::EventKind::BeforeTool,
+                HookAction::Command {
+                    command: command.into(),
+                },
+            )
         };
         let hooks = [
             hook("bash .hooks/check.sh"),

@@ -30,20 +30,9 @@ for line in sys.stdin:
 
 fn def(action: HookAction) -> Arc<HookDef> {
     Arc::new(HookDef {
-        identity: "bench".into(),
         name: Some("bench".into()),
-        event: EventKind::BeforeTool,
-        dialect: Dialect::Gemini,
-        matcher: MatcherSpec::Any,
-        model_prefix: None,
-        action,
         timeout: Duration::from_secs(10),
-        sequential: false,
-        fail: FailPolicy::Open,
-        retry: 0,
-        source: SourceKind::Cli,
-        provenance: Provenance::default(),
-        options: Default::default(),
+        ..HookDef::new("bench", EventKind::BeforeTool, action)
     })
 }
 

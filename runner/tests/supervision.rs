@@ -232,20 +232,10 @@ async fn in_process_panic_is_the_hooks_failure() {
     r.register("panics", Arc::new(Panics));
     let def = |name: &str| {
         Arc::new(HookDef {
-            identity: name.into(),
             name: Some(name.into()),
-            event: EventKind::BeforeTool,
-            dialect: Dialect::Gemini,
-            matcher: MatcherSpec::Any,
-            model_prefix: None,
-            action: HookAction::InProcess { name: name.into() },
             timeout: Duration::from_secs(1),
-            sequential: false,
-            fail: FailPolicy::Open,
-            retry: 0,
             source: SourceKind::Builtin,
-            provenance: Provenance::default(),
-            options: Default::default(),
+            ..HookDef::new(name, EventKind::BeforeTool, HookAction::InProcess { name: name.into() })
         })
     };
     let input = serde_json::Map::new();
@@ -356,20 +346,10 @@ fn hook_def(
 ) -> std::sync::Arc<hookshot_core::HookDef> {
     use hookshot_core::*;
     std::sync::Arc::new(HookDef {
-        identity: "h".into(),
         name: Some("h".into()),
-        event: EventKind::BeforeTool,
-        dialect: Dialect::Gemini,
-        matcher: MatcherSpec::Any,
-        model_prefix: None,
-        action,
         timeout,
-        sequential: false,
-        fail: FailPolicy::Open,
         retry,
-        source: SourceKind::Cli,
-        provenance: Provenance::default(),
-        options: Default::default(),
+        ..HookDef::new("h", EventKind::BeforeTool, action)
     })
 }
 

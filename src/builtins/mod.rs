@@ -18,9 +18,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hookshot_core::{
-    Decision, Dialect, EventKind, FailPolicy, HookAction, HookDef, MatcherSpec, Provenance, SourceKind,
-};
+use hookshot_core::{Decision, EventKind, HookAction, HookDef, Provenance, SourceKind};
 use hookshot_runner::Hook;
 use serde_json::{Map, Value};
 
@@ -38,24 +36,16 @@ pub struct Builtins {
 }
 
 fn def(name: &str, event: EventKind) -> HookDef {
+    let action = HookAction::InProcess { name: name.to_string() };
     HookDef {
-        identity: format!("builtin:{name}"),
         name: Some(name.to_string()),
-        event,
-        dialect: Dialect::Gemini,
-        matcher: MatcherSpec::Any,
-        model_prefix: None,
-        action: HookAction::InProcess { name: name.to_string() },
         timeout: Duration::from_secs(5),
-        sequential: false,
-        fail: FailPolicy::Open,
-        retry: 0,
         source: SourceKind::Builtin,
         provenance: Provenance {
             pointer: format!("/builtins/{name}"),
             ..Provenance::default()
         },
-        options: Default::default(),
+        ..HookDef::new(format!("builtin:{name}"), event, action)
     }
 }
 
