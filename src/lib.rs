@@ -831,6 +831,8 @@ impl HookSystem {
         let (skip_observers, hooks): (Vec<_>, Vec<_>) = std::mem::take(&mut plan.hooks)
             .into_iter()
             .partition(|h| event == EventKind::BeforeTool && h.observes_skip());
+        // Guards judge the tool call that will run: after every rewrite.
+        let (guards, hooks): (Vec<_>, Vec<_>) = hooks.into_iter().partition(|h| builtins::judges_final_input(h));
         let run = PlanRun {
             event,
             hooks: &hooks,
@@ -846,6 +848,19 @@ impl HookSystem {
             })
             .await;
         let mut outcome = hookshot_aggregator::aggregate(event, records);
+        if !guards.is_empty() && !outcome.is_blocked() {
+            let mut last = input.clone();
+            hookshot_aggregator::chain(event, &mut last, &outcome.output);
+            let run = PlanRun {
+                hooks: &guards,
+                sequential: false,
+                ..run
+            };
+            let judged = self.runner.run_plan(run, &mut last, |_, _| {}).await;
+            let mut records = std::mem::take(&mut outcome.records);
+            records.extend(judged);
+            outcome = hookshot_aggregator::aggregate(event, records);
+        }
         if outcome.is_blocked() && !skip_observers.is_empty() {
             let run = PlanRun {
                 hooks: &skip_observers,

@@ -497,10 +497,27 @@ async fn run(command: Command) -> Result<u8, Fail> {
         Command::Stats { audit, socket, json } => {
             let stats = match (audit, socket) {
                 (_, Some(socket)) => live_stats(&socket)?,
-                (Some(audit), None) => audit_stats(&audit)?
-                    .iter()
-                    .filter_map(|s| serde_json::to_value(s).ok())
-                    .collect(),
+                (Some(audit), None) => {
+                    let (rows, lost) = audit_stats(&audit)?;
+                    if lost.total() > 0 {
+                        // Not a row: the JSON rows stay one per hook.
+                        let line = format!(
+                            "audit records lost: {} ({} dropped while the writer was behind, {} not written{})",
+                            lost.total(),
+                            lost.dropped,
+                            lost.failed,
+                            lost.error.map(|e| format!(": {e}")).unwrap_or_default()
+                        );
+                        if json {
+                            eprintln!("hookshot: {line}");
+                        } else {
+                            print_stats(&rows, false);
+                            println!("{line}");
+                            return Ok(0);
+                        }
+                    }
+                    rows
+                }
                 (None, None) => return Err(Fail::Usage("stats: name --audit FILE or --socket PATH".into())),
             };
             print_stats(&stats, json);
@@ -629,7 +646,7 @@ fn list(hooks: &HookSystem, as_json: bool) {
     }
 }
 
-fn audit_stats(audit: &Path) -> Result<Vec<hookshot::metrics::HookStats>, Fail> {
+fn audit_stats(audit: &Path) -> Result<(Vec<Value>, hookshot::metrics::Lost), Fail> {
     let mut text = std::fs::read_to_string(audit).map_err(|e| Fail::Usage(format!("{}: {e}", audit.display())))?;
     for i in 1.. {
         let mut rotated = audit.as_os_str().to_owned();
@@ -639,7 +656,12 @@ fn audit_stats(audit: &Path) -> Result<Vec<hookshot::metrics::HookStats>, Fail> 
             Err(_) => break,
         }
     }
-    Ok(hookshot::metrics::Metrics::from_audit(&text).snapshot())
+    let rows = hookshot::metrics::Metrics::from_audit(&text)
+        .snapshot()
+        .iter()
+        .filter_map(|s| serde_json::to_value(s).ok())
+        .collect();
+    Ok((rows, hookshot::metrics::Lost::in_audit(&text)))
 }
 
 /// Asks a running sidecar for its metrics (the `stats` method).
@@ -783,9 +805,9 @@ fn trust(project: &Path, yes: bool) -> Result<u8, Fail> {
         for h in &parsed.hooks {
             println!("{}", describe_for_trust(h));
         }
-        if let Some(b) = &parsed.builtins {
-            let shown = serde_json::to_string_pretty(b).unwrap_or_default();
-            println!("  builtins:\n    {}", shown.replace('\n', "\n    "));
+        for b in &parsed.builtins {
+            let state = if b.on { "on" } else { "off" };
+            println!("  built-in {} {state} {}", b.name, Value::Object(b.options.clone()));
         }
         if let Some(p) = parsed.on_failure {
             println!("  failure policy: {p:?}");

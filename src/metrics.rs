@@ -1,6 +1,8 @@
 //! Per-hook metrics, as jcli keeps them: runs, failures, timeouts, blocks,
-//! and latency percentiles from a fixed-size histogram. Memory is bounded:
-//! one entry per hook identity (bounded by the registry) of fixed size.
+//! and latency percentiles from an HDR histogram (two significant digits:
+//! a percentile is within 1% of the true value). Memory is bounded: one
+//! entry per hook identity (bounded by the registry), whose histogram grows
+//! only with the longest latency seen (a few KiB).
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -10,11 +12,7 @@ use serde::Serialize;
 use crate::HookRecord;
 use hookshot_core::FailureKind;
 
-/// Latency buckets: bucket `i` holds runs under 2^(i+1) microseconds
-/// (the last one everything longer), so percentiles are within 2x.
-const BUCKETS: usize = 36;
-
-/// Counts and a latency histogram for one hook.
+/// Counts and a latency histogram (µs) for one hook.
 #[derive(Debug, Clone)]
 struct Entry {
     runs: u64,
@@ -22,7 +20,7 @@ struct Entry {
     timeouts: u64,
     blocks: u64,
     total_us: u128,
-    buckets: [u64; BUCKETS],
+    latency: hdrhistogram::Histogram<u64>,
 }
 
 impl Default for Entry {
@@ -33,7 +31,7 @@ impl Default for Entry {
             timeouts: 0,
             blocks: 0,
             total_us: 0,
-            buckets: [0; BUCKETS],
+            latency: hdrhistogram::Histogram::new(2).expect("two significant digits are valid"),
         }
     }
 }
@@ -45,23 +43,16 @@ impl Entry {
         self.timeouts += u64::from(timed_out);
         self.blocks += u64::from(blocked);
         self.total_us += u128::from(micros);
-        let b = (64 - micros.max(1).leading_zeros() as usize)
-            .saturating_sub(1)
-            .min(BUCKETS - 1);
-        self.buckets[b] += 1;
+        // The histogram grows to hold the value; should it not be able
+        // to, the run is kept at the largest value it holds.
+        if self.latency.record(micros.max(1)).is_err() {
+            self.latency.saturating_record(micros.max(1));
+        }
     }
 
-    /// The upper bound (µs) of the bucket holding quantile `q`.
+    /// Latency (µs) at quantile `q`.
     fn quantile(&self, q: f64) -> u64 {
-        let rank = ((self.runs as f64) * q).ceil().max(1.0) as u64;
-        let mut seen = 0;
-        for (i, n) in self.buckets.iter().enumerate() {
-            seen += n;
-            if seen >= rank {
-                return 1u64 << (i + 1);
-            }
-        }
-        1u64 << BUCKETS
+        self.latency.value_at_quantile(q)
     }
 }
 
@@ -80,9 +71,9 @@ pub struct HookStats {
     pub blocks: u64,
     /// Mean latency, ms.
     pub mean_ms: f64,
-    /// Median latency (histogram bucket bound, within 2x), ms.
+    /// Median latency (within 1%), ms.
     pub p50_ms: f64,
-    /// 99th percentile latency (histogram bucket bound, within 2x), ms.
+    /// 99th percentile latency (within 1%), ms.
     pub p99_ms: f64,
 }
 
@@ -168,6 +159,48 @@ impl Metrics {
     }
 }
 
+/// Audit records that never reached the log, as its `lost` lines say.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Lost {
+    /// Dropped because the writer fell behind.
+    pub dropped: u64,
+    /// Refused by the disk.
+    pub failed: u64,
+    /// The last write error named.
+    pub error: Option<String>,
+}
+
+impl Lost {
+    /// The `lost` lines of an audit log, summed (and the `dropped` lines
+    /// of older logs).
+    pub fn in_audit(text: &str) -> Lost {
+        let mut lost = Lost::default();
+        for v in text
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        {
+            let n = |k: &str| v.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0);
+            match v.get("type").and_then(|t| t.as_str()) {
+                Some("lost") => {
+                    lost.dropped += n("dropped");
+                    lost.failed += n("failed");
+                    if let Some(e) = v.get("error").and_then(|e| e.as_str()) {
+                        lost.error = Some(e.to_string());
+                    }
+                }
+                Some("dropped") => lost.dropped += n("count"),
+                _ => {}
+            }
+        }
+        lost
+    }
+
+    /// All lost records.
+    pub fn total(&self) -> u64 {
+        self.dropped + self.failed
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,11 +214,16 @@ mod tests {
         m.add("a", 900_000, true, true, true);
         let s = &m.snapshot()[0];
         assert_eq!((s.runs, s.failures, s.timeouts, s.blocks), (100, 1, 1, 1));
-        assert_eq!(s.p50_ms, 2.048, "1 ms runs fall in the 1.024-2.048 ms bucket");
-        assert_eq!(s.p99_ms, 2.048);
+        // Runs of 1.000..1.098 ms: the median is 1.049 ms within 1%.
+        assert!((s.p50_ms - 1.049).abs() < 0.011, "{}", s.p50_ms);
+        assert!((s.p99_ms - 1.098).abs() < 0.011, "{}", s.p99_ms);
         assert!(s.mean_ms > 9.0 && s.mean_ms < 10.1, "{}", s.mean_ms);
         m.add("a", 900_000, false, false, false);
-        assert_eq!(m.snapshot()[0].p99_ms, 1048.576);
+        assert!(
+            (m.snapshot()[0].p99_ms - 900.0).abs() < 9.0,
+            "{}",
+            m.snapshot()[0].p99_ms
+        );
     }
 
     #[test]
@@ -198,5 +236,15 @@ not json
             (s.hook.as_str(), s.runs, s.blocks, s.failures, s.timeouts),
             ("x", 2, 1, 1, 1)
         );
+    }
+
+    #[test]
+    fn lost_records_are_summed_from_the_log() {
+        let log = r#"{"type":"lost","dropped":3,"failed":2,"error":"No space left on device (os error 28)"}
+{"event":"BeforeTool","hooks":[]}
+{"type":"dropped","count":4}"#;
+        let lost = Lost::in_audit(log);
+        assert_eq!((lost.dropped, lost.failed, lost.total()), (7, 2, 9));
+        assert_eq!(lost.error.as_deref(), Some("No space left on device (os error 28)"));
     }
 }

@@ -2,67 +2,10 @@
 //! their own agent: cases taken from Claude Code's hooks reference, run
 //! through the real binary with real hook scripts.
 
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
 use serde_json::{Value, json};
 
-struct Project {
-    dir: tempfile::TempDir,
-}
-
-impl Project {
-    fn new() -> Project {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("proj")).unwrap();
-        std::fs::create_dir_all(dir.path().join("home")).unwrap();
-        Project { dir }
-    }
-
-    fn path(&self, rel: &str) -> PathBuf {
-        self.dir.path().join(rel)
-    }
-
-    fn write(&self, rel: &str, text: &str) -> PathBuf {
-        let p = self.path(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(&p, text).unwrap();
-        p
-    }
-
-    /// `hookshot fire EVENT` in `proj/`, the project trusted, with `args`.
-    fn fire(&self, event: &str, input: &Value, args: &[&str], env: &[(&str, &str)]) -> Output {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_hookshot"));
-        c.args(["fire", event, "--workdir", "proj", "--trust-project"])
-            .args(args)
-            .current_dir(self.dir.path())
-            .env("HOME", self.path("home"))
-            .env("XDG_CONFIG_HOME", self.path("home/.config"))
-            .env("XDG_DATA_HOME", self.path("home/.local/share"))
-            .env_remove("CLAUDE_PROJECT_DIR")
-            .env_remove("GEMINI_PROJECT_DIR")
-            .env_remove("HOOKSHOT_DEPTH")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        for (k, v) in env {
-            c.env(k, v);
-        }
-        let mut child = c.spawn().unwrap();
-        use std::io::Write;
-        let _ = child.stdin.take().unwrap().write_all(input.to_string().as_bytes());
-        child.wait_with_output().unwrap()
-    }
-}
-
-fn stdout(o: &Output) -> Value {
-    serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{Project, stderr, stdout};
 
 fn bash(command: &str) -> Value {
     json!({"session_id": "s", "tool_name": "Bash", "tool_input": {"command": command}})
@@ -292,7 +235,7 @@ fn validate_strict_fails_on_what_the_agent_would_ignore() {
             .to_string(),
     );
     let run = |strict: bool| {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_hookshot"));
+        let mut c = common::hookshot();
         c.arg("validate").arg(&f);
         if strict {
             c.arg("--strict");

@@ -24,13 +24,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use hookshot_core::{Dialect, FailPolicy, HookDef, SourceKind};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 pub use error::{Diagnostic, Error};
 pub use position::Positions;
 pub use read::{MAX_SETTINGS_BYTES, ReadError, read_capped, read_settings, sha256_hex};
 pub use schema::schema;
-pub use settings::{BUILTINS, MAX_TIMEOUT_SECS, SettingsFile, compile_matcher, parse};
+pub use settings::{
+    AUDIT_KEEP, AUDIT_MAX_BYTES, BUILTINS, BuiltinSetting, MAX_TIMEOUT_SECS, SettingsFile, compile_matcher, parse,
+};
 pub use trust::{TrustEntry, TrustError, TrustStore, covered_files};
 
 /// One settings file to read, and the kind of source it is.
@@ -200,7 +202,7 @@ pub struct Registry {
     hooks: Vec<Arc<HookDef>>,
     skipped: Vec<(Arc<HookDef>, Skipped)>,
     warnings: Vec<Diagnostic>,
-    builtins: Map<String, Value>,
+    builtins: Vec<BuiltinSetting>,
     loaded: Vec<LoadedSource>,
     problems: Vec<SourceProblem>,
     policy: FailPolicy,
@@ -307,17 +309,20 @@ impl Registry {
         } else {
             FailPolicy::Open
         };
-        let mut system_builtins = Map::new();
+        // Built-ins are guards: system files first, then the others in
+        // order, each able to tighten what earlier files set, never to
+        // switch it off.
+        let (system_settings, other_settings): (Vec<_>, Vec<_>) = files
+            .iter()
+            .filter(|(_, _, trusted)| *trusted)
+            .flat_map(|(_, f, _)| f.builtins.iter().cloned())
+            .partition(|b| b.source == SourceKind::System);
+        for b in system_settings.into_iter().chain(other_settings) {
+            reg.merge_builtin(b);
+        }
         for (source, file, trusted) in files {
             reg.warnings.extend(file.warnings);
             let system = is_system(&source);
-            if trusted && let Some(b) = file.builtins {
-                if system {
-                    system_builtins.extend(b);
-                } else {
-                    reg.builtins.extend(b);
-                }
-            }
             reg.loaded.push(LoadedSource {
                 source,
                 dialect: file.dialect,
@@ -344,9 +349,6 @@ impl Registry {
                 }
             }
         }
-        // System built-ins are applied last, so they win over any lower
-        // source's settings for the same built-in.
-        reg.builtins.extend(system_builtins);
         reg
     }
 
@@ -376,10 +378,71 @@ impl Registry {
         self.policy
     }
 
-    /// The `builtins` objects of trusted files, merged (later files win,
-    /// system files over all).
-    pub fn builtins(&self) -> &Map<String, Value> {
+    /// The built-ins trusted files turned on, merged: the first file to
+    /// turn one on (system files first) sets its options; later files may
+    /// make it stricter (a stricter mode, more patterns), never switch it
+    /// off or loosen it.
+    pub fn builtins(&self) -> &[BuiltinSetting] {
         &self.builtins
+    }
+
+    fn merge_builtin(&mut self, b: BuiltinSetting) {
+        let Some(first) = self.builtins.iter_mut().find(|x| x.name == b.name) else {
+            if b.on {
+                self.builtins.push(b);
+            }
+            return;
+        };
+        let name = &b.name;
+        let by = first.at.to_string();
+        if !b.on {
+            self.warnings.push(Diagnostic {
+                at: b.at,
+                message: format!("cannot switch off the built-in {name}: {by} turned it on, and a guard stays on"),
+            });
+            return;
+        }
+        for (key, value) in b.options {
+            let kept = first.options.get(&key).cloned();
+            match key.as_str() {
+                "mode" => {
+                    let strict = |m: Option<&Value>| matches!(m.and_then(Value::as_str), Some("deny" | "block"));
+                    if strict(Some(&value)) || !strict(kept.as_ref()) {
+                        first.options.insert(key, value);
+                    } else {
+                        self.warnings.push(Diagnostic {
+                            at: b.at.clone(),
+                            message: format!(
+                                "{name} keeps the stricter mode {} set at {by}",
+                                kept.unwrap_or_default()
+                            ),
+                        });
+                    }
+                }
+                "patterns" => {
+                    let list = first.options.entry(key).or_insert_with(|| Value::Array(Vec::new()));
+                    if let (Some(list), Some(more)) = (list.as_array_mut(), value.as_array()) {
+                        for p in more {
+                            if !list.contains(p) {
+                                list.push(p.clone());
+                            }
+                        }
+                    }
+                }
+                _ if kept.as_ref().is_some_and(|k| *k != value) => {
+                    self.warnings.push(Diagnostic {
+                        at: b.at.clone(),
+                        message: format!(
+                            "{name} keeps its {key} {} set at {by}; a later file does not change it",
+                            kept.unwrap_or_default()
+                        ),
+                    });
+                }
+                _ => {
+                    first.options.entry(key).or_insert(value);
+                }
+            }
+        }
     }
 
     /// The files read, in precedence order.

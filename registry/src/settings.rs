@@ -29,11 +29,35 @@ pub struct SettingsFile {
     pub disabled: Vec<String>,
     /// `hooksConfig.onFailure`: what a hook or settings failure means.
     pub on_failure: Option<FailPolicy>,
-    /// The top-level `builtins` object, if any (interpreted by the facade).
-    pub builtins: Option<Map<String, Value>>,
+    /// The top-level `builtins` entries, validated (interpreted by the
+    /// facade).
+    pub builtins: Vec<BuiltinSetting>,
     /// Likely mistakes that do not stop loading.
     pub warnings: Vec<Diagnostic>,
 }
+
+/// One entry of a file's `builtins` object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuiltinSetting {
+    /// `audit_log`, `dangerous_confirmation` or `security_scan`.
+    pub name: String,
+    /// On, unless `false` or `"enabled": false`.
+    pub on: bool,
+    /// Its options, validated (`enabled` taken out).
+    pub options: Map<String, Value>,
+    /// The kind of source that set it: a relative audit log path leads
+    /// into the state directory from user and system files, into the
+    /// project from the others.
+    pub source: SourceKind,
+    /// Where it was set.
+    pub at: Provenance,
+}
+
+/// Audit log rotation size: from 4 KiB to 1 GiB.
+pub const AUDIT_MAX_BYTES: std::ops::RangeInclusive<u64> = 4096..=(1 << 30);
+
+/// Rotated audit logs kept: up to 100.
+pub const AUDIT_KEEP: std::ops::RangeInclusive<u64> = 0..=100;
 
 /// Parses a settings file's text. `path` names it in messages; `source` is
 /// the kind of source it was found in. The dialect comes from the content.
@@ -134,14 +158,15 @@ pub const MAX_TIMEOUT_SECS: u64 = 86_400;
 pub const BUILTINS: &[&str] = &["audit_log", "dangerous_confirmation", "security_scan"];
 
 impl Parser<'_> {
-    /// The `builtins` key: known names, and the options each accepts.
+    /// The `builtins` key: known names, the options each accepts, and
+    /// their values, each checked with its place in the file.
     fn builtins(&mut self, m: &Map<String, Value>) {
         for (name, cfg) in m {
             let ptr = format!("/builtins/{}", escape_token(name));
-            let modes: &[&str] = match name.as_str() {
-                "audit_log" => &[],
-                "dangerous_confirmation" => &["ask", "deny"],
-                "security_scan" => &["redact", "block"],
+            let (modes, keys): (&[&str], &[&str]) = match name.as_str() {
+                "audit_log" => (&[], &["path", "max_bytes", "keep", "enabled"]),
+                "dangerous_confirmation" => (&["ask", "deny"], &["mode", "patterns", "enabled"]),
+                "security_scan" => (&["redact", "block"], &["mode", "enabled"]),
                 _ => {
                     let hint = did_you_mean(name, BUILTINS.iter().copied())
                         .map(|s| format!("did you mean \"{s}\"?"))
@@ -150,61 +175,128 @@ impl Parser<'_> {
                     continue;
                 }
             };
-            let Some(cfg) = cfg.as_object() else {
-                if !cfg.is_boolean() {
+            let mut setting = BuiltinSetting {
+                name: name.clone(),
+                on: true,
+                options: Map::new(),
+                source: self.source,
+                at: self.at(&ptr, true),
+            };
+            let cfg = match cfg {
+                Value::Bool(on) => {
+                    setting.on = *on;
+                    self.out.builtins.push(setting);
+                    continue;
+                }
+                Value::Object(o) => o,
+                other => {
                     self.error(
                         &ptr,
-                        format!("expected an options object (or true/false), found {}", kind_of(cfg)),
+                        format!("expected an options object (or true/false), found {}", kind_of(other)),
                     );
+                    continue;
                 }
-                continue;
             };
-            if let Some(mode) = cfg.get("mode") {
-                match mode.as_str() {
-                    Some(m) if modes.contains(&m) => {}
-                    _ if modes.is_empty() => self.error(&format!("{ptr}/mode"), format!("{name} has no mode")),
-                    _ => self.error(
-                        &format!("{ptr}/mode"),
-                        format!(
-                            "{name} mode must be one of {}, found {}",
-                            modes.join(", "),
-                            describe(mode)
-                        ),
-                    ),
-                }
-            }
-            match cfg.get("path") {
-                Some(Value::String(_)) => {}
-                Some(other) => self.error(
-                    &format!("{ptr}/path"),
-                    format!("expected a file path, found {}", describe(other)),
-                ),
-                None if name == "audit_log" => self.error(
-                    &ptr,
-                    "missing \"path\": where to write the audit log (relative to the workdir)",
-                ),
-                None => {}
-            }
-            if let Some(p) = cfg.get("patterns") {
-                let pp = format!("{ptr}/patterns");
-                match p.as_array() {
-                    Some(items) => {
-                        for (i, item) in items.iter().enumerate() {
-                            match item.as_str().map(regex::Regex::new) {
-                                Some(Ok(_)) => {}
-                                Some(Err(e)) => self.error(
-                                    &format!("{pp}/{i}"),
-                                    format!("invalid regex: {}", e.to_string().lines().last().unwrap_or("").trim()),
-                                ),
-                                None => self.error(
-                                    &format!("{pp}/{i}"),
-                                    format!("expected a regex, found {}", kind_of(item)),
-                                ),
-                            }
-                        }
+            let before = self.errors.len();
+            for (key, value) in cfg {
+                let kp = format!("{ptr}/{}", escape_token(key));
+                match key.as_str() {
+                    k if !keys.contains(&k) => {
+                        let hint = did_you_mean(k, keys.iter().copied())
+                            .map(|s| format!("did you mean \"{s}\"?"))
+                            .unwrap_or_else(|| format!("{name} accepts {}", keys.join(", ")));
+                        self.key_error(&kp, format!("unknown option \"{k}\" of {name}; {hint}"));
                     }
-                    None => self.error(&pp, format!("expected a list of regexes, found {}", kind_of(p))),
+                    "enabled" => match value.as_bool() {
+                        Some(on) => setting.on = on,
+                        None => self.error(&kp, format!("expected true or false, found {}", describe(value))),
+                    },
+                    "mode" => match value.as_str() {
+                        Some(m) if modes.contains(&m) => {}
+                        _ => self.error(
+                            &kp,
+                            format!(
+                                "{name} mode must be one of {}, found {}",
+                                modes.join(", "),
+                                describe(value)
+                            ),
+                        ),
+                    },
+                    "path" => self.audit_path(&kp, value),
+                    "max_bytes" => self.bounded(&kp, value, AUDIT_MAX_BYTES, "bytes"),
+                    "keep" => self.bounded(&kp, value, AUDIT_KEEP, "rotated files"),
+                    "patterns" => self.patterns(&kp, value),
+                    _ => {}
                 }
+                if key != "enabled" {
+                    setting.options.insert(key.clone(), value.clone());
+                }
+            }
+            if name == "audit_log" && !cfg.contains_key("path") && setting.on {
+                self.error(&ptr, "missing \"path\": where to write the audit log");
+            }
+            if self.errors.len() == before {
+                self.out.builtins.push(setting);
+            }
+        }
+    }
+
+    /// An audit log path: a string; from a project or an extension, one
+    /// that stays inside the project (relative, no `..`), since such files
+    /// are written by others than the user.
+    fn audit_path(&mut self, ptr: &str, value: &Value) {
+        let Some(path) = value.as_str() else {
+            self.error(ptr, format!("expected a file path, found {}", describe(value)));
+            return;
+        };
+        let p = Path::new(path);
+        if path.is_empty() || p.file_name().is_none() {
+            self.error(ptr, format!("expected a file path, found \"{path}\""));
+        } else if matches!(self.source, SourceKind::Project | SourceKind::Extension)
+            && (p.is_absolute() || p.components().any(|c| matches!(c, std::path::Component::ParentDir)))
+        {
+            self.error(
+                ptr,
+                format!(
+                    "\"{path}\" leaves the project: an audit log named by {} settings must be a path inside the project",
+                    self.source
+                ),
+            );
+        }
+    }
+
+    /// A whole number within `range`.
+    fn bounded(&mut self, ptr: &str, value: &Value, range: std::ops::RangeInclusive<u64>, what: &str) {
+        match value.as_u64() {
+            Some(n) if range.contains(&n) => {}
+            _ => self.error(
+                ptr,
+                format!(
+                    "expected a whole number of {what} from {} to {}, found {}",
+                    range.start(),
+                    range.end(),
+                    describe(value)
+                ),
+            ),
+        }
+    }
+
+    fn patterns(&mut self, pp: &str, p: &Value) {
+        let Some(items) = p.as_array() else {
+            self.error(pp, format!("expected a list of regexes, found {}", kind_of(p)));
+            return;
+        };
+        for (i, item) in items.iter().enumerate() {
+            match item.as_str().map(regex::Regex::new) {
+                Some(Ok(_)) => {}
+                Some(Err(e)) => self.error(
+                    &format!("{pp}/{i}"),
+                    format!("invalid regex: {}", e.to_string().lines().last().unwrap_or("").trim()),
+                ),
+                None => self.error(
+                    &format!("{pp}/{i}"),
+                    format!("expected a regex, found {}", kind_of(item)),
+                ),
             }
         }
     }
@@ -263,10 +355,7 @@ impl Parser<'_> {
         };
         if let Some(b) = top.get("builtins") {
             match b.as_object() {
-                Some(m) => {
-                    self.builtins(m);
-                    self.out.builtins = Some(m.clone());
-                }
+                Some(m) => self.builtins(m),
                 None => self.error(
                     "/builtins",
                     format!("expected an object of built-in hooks, found {}", kind_of(b)),

@@ -3,8 +3,14 @@
 //!
 //! The event path never waits for the disk: records go through a bounded
 //! channel to a writer thread, and when the channel is full the record is
-//! counted as dropped instead (the count is written when the log closes).
-//! The file is rotated by size (`path` -> `path.1` -> ... -> `path.N`).
+//! counted as dropped instead. Records the disk refused are counted too;
+//! both counts are written when the log closes (`{"type":"lost",...}`, read
+//! by `hookshot stats`) and told on stderr. The file is rotated by size
+//! (`path` -> `path.1` -> ... -> `path.N`).
+//!
+//! The log is opened without following a symlink, only as a regular file
+//! (a FIFO or a device is refused, never waited on) and created 0600: a
+//! planted `audit.jsonl -> ~/.bashrc` cannot make it append elsewhere.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
@@ -41,12 +47,45 @@ pub struct AuditLog {
 }
 
 fn open(path: &Path) -> std::io::Result<(BufWriter<File>, u64)> {
+    use std::os::unix::fs::{DirBuilderExt, FileTypeExt, OpenOptionsExt};
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
+        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
     }
-    let f = OpenOptions::new().create(true).append(true).open(path)?;
-    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
-    Ok((BufWriter::new(f), len))
+    // Named for the user; the open below is what holds against a race.
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        let t = meta.file_type();
+        let what = if t.is_symlink() {
+            Some("a symlink; the audit log is never written through one")
+        } else if t.is_fifo() {
+            Some("a FIFO, not a regular file")
+        } else if t.is_file() {
+            None
+        } else {
+            Some("not a regular file")
+        };
+        if let Some(what) = what {
+            return Err(std::io::Error::other(format!("it is {what}")));
+        }
+    }
+    let f = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        // A FIFO with no reader fails at once instead of blocking.
+        .custom_flags((nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK).bits())
+        .open(path)
+        .map_err(|e| match e.raw_os_error() {
+            Some(nix::libc::ELOOP) => {
+                std::io::Error::other("it is a symlink; the audit log is never written through one")
+            }
+            Some(nix::libc::ENXIO) => std::io::Error::other("it is not a regular file"),
+            _ => e,
+        })?;
+    let meta = f.metadata()?;
+    if !meta.file_type().is_file() {
+        return Err(std::io::Error::other("it is not a regular file"));
+    }
+    Ok((BufWriter::new(f), meta.len()))
 }
 
 fn rotate(cfg: &AuditConfig) {
@@ -65,47 +104,109 @@ fn rotate(cfg: &AuditConfig) {
     }
 }
 
+/// The writing end, on its own thread.
+struct Writer {
+    out: BufWriter<File>,
+    len: u64,
+    cfg: AuditConfig,
+    /// Records the disk refused.
+    failed: u64,
+    /// Records written to the buffer since the last good flush.
+    pending: u64,
+    /// The last write error.
+    error: Option<std::io::Error>,
+}
+
+impl Writer {
+    fn write(&mut self, line: &str) {
+        // Lines arrive finished (newline included).
+        if self.len > 0 && self.len + line.len() as u64 > self.cfg.max_bytes {
+            self.flush();
+            rotate(&self.cfg);
+            match open(&self.cfg.path) {
+                Ok((o, l)) => {
+                    self.out = o;
+                    self.len = l;
+                }
+                Err(e) => self.error = Some(e),
+            }
+        }
+        match self.out.write_all(line.as_bytes()) {
+            Ok(()) => {
+                self.len += line.len() as u64;
+                self.pending += 1;
+            }
+            Err(e) => {
+                self.failed += 1;
+                self.error = Some(e);
+            }
+        }
+    }
+
+    fn flush(&mut self) {
+        match self.out.flush() {
+            Ok(()) => {}
+            Err(e) => {
+                // What the buffer held is gone; a later flush would retry
+                // the same bytes, so they are dropped and counted.
+                self.failed += self.pending;
+                self.error = Some(e);
+                if let Ok(file) = self.out.get_ref().try_clone() {
+                    let stale = std::mem::replace(&mut self.out, BufWriter::new(file));
+                    let _ = stale.into_parts();
+                }
+            }
+        }
+        self.pending = 0;
+    }
+
+    /// Writes what was lost, and says it on stderr: a record that is not
+    /// in the log must not go unnoticed.
+    fn close(mut self, dropped: u64) {
+        let failed = self.failed;
+        let lost = dropped + failed;
+        if lost > 0 {
+            let error = self.error.as_ref().map(ToString::to_string);
+            let line = json!({"type": "lost", "dropped": dropped, "failed": failed, "error": error});
+            self.write(&format!("{line}\n"));
+            self.flush();
+            eprintln!(
+                "hookshot: audit_log lost {lost} record(s) of {} ({dropped} dropped while the writer was behind, {failed} not written{})",
+                self.cfg.path.display(),
+                error.map(|e| format!(": {e}")).unwrap_or_default()
+            );
+        }
+    }
+}
+
 impl AuditLog {
     /// Starts the writer thread.
     pub fn start(cfg: AuditConfig) -> std::io::Result<AuditLog> {
-        let (mut out, mut len) = open(&cfg.path)?;
+        let (out, len) = open(&cfg.path)?;
         let (tx, rx) = mpsc::sync_channel::<String>(QUEUE);
         let dropped = Arc::new(AtomicU64::new(0));
         let dropped_w = Arc::clone(&dropped);
         let writer = std::thread::Builder::new()
             .name("hookshot-audit".into())
             .spawn(move || {
-                let write = |line: &str, out: &mut BufWriter<File>, len: &mut u64| {
-                    // Lines arrive finished (newline included).
-                    if *len > 0 && *len + line.len() as u64 > cfg.max_bytes {
-                        let _ = out.flush();
-                        rotate(&cfg);
-                        if let Ok((o, l)) = open(&cfg.path) {
-                            *out = o;
-                            *len = l;
-                        }
-                    }
-                    if out.write_all(line.as_bytes()).is_ok() {
-                        *len += line.len() as u64;
-                    }
+                let mut w = Writer {
+                    out,
+                    len,
+                    cfg,
+                    failed: 0,
+                    pending: 0,
+                    error: None,
                 };
                 while let Ok(record) = rx.recv() {
-                    write(&record, &mut out, &mut len);
+                    w.write(&record);
                     // Flush when the queue is drained, not per record.
                     while let Ok(more) = rx.try_recv() {
-                        write(&more, &mut out, &mut len);
+                        w.write(&more);
                     }
-                    let _ = out.flush();
+                    w.flush();
                 }
-                let n = dropped_w.load(Ordering::Relaxed);
-                if n > 0 {
-                    write(
-                        &format!("{}\n", json!({"type": "dropped", "count": n})),
-                        &mut out,
-                        &mut len,
-                    );
-                }
-                let _ = out.flush();
+                let dropped = dropped_w.load(Ordering::Relaxed);
+                w.close(dropped);
             })?;
         Ok(AuditLog {
             tx: Some(tx),

@@ -1,0 +1,213 @@
+//! `dangerous_confirmation`: asks (or denies) before destructive shell
+//! commands and file writes outside the project.
+//!
+//! A command is parsed as the shell parses it (see [`shell`]) and every
+//! program it would run is judged (see [`rules`]); paths are resolved
+//! against the directory they are used in and through symlinks (see
+//! [`places`]). What cannot be known before the command runs (a variable, a
+//! substitution) counts as dangerous where it matters. The facade runs this
+//! hook on the final tool input, after every other hook's rewrites.
+//!
+//! Covered: recursive deletion outside the project or of the whole
+//! project; writes outside the project (redirections, `tee`, `cp`, `mv`,
+//! `install`, `ln`, `dd`, `truncate`, `shred`, `sed -i`, and file tools);
+//! `git push --force`/deleting pushes, `git reset --hard`, `git clean -f`;
+//! recursive `chmod`/`chown` outside the project or to world-writable;
+//! disk and file-system tools; stopping the machine; downloads run by a
+//! shell or interpreter; programs, scripts and `eval` text that cannot be
+//! known. Not covered: what an arbitrary program or script file does
+//! (`python cleanup.py`, `make clean`), git aliases, `kill`, fork bombs.
+
+mod places;
+mod rules;
+mod shell;
+
+use std::path::PathBuf;
+
+use hookshot_core::{Decision, EventKind, HookOutput};
+use hookshot_runner::Hook;
+use regex::Regex;
+use serde_json::{Map, Value};
+
+pub use places::{Place, Places};
+use shell::{Arg, Walker};
+
+/// Tools that write the file named by their path argument, in every
+/// dialect hookshot reads: gemini-cli, Claude Code, picoclaw, jcli, and
+/// common MCP editors.
+const FILE_WRITERS: &[&str] = &[
+    "write_file",
+    "replace",
+    "edit",
+    "edit_file",
+    "create_file",
+    "append_file",
+    "delete_file",
+    "remove_file",
+    "move_file",
+    "str_replace_editor",
+    "str_replace_based_edit_tool",
+    "Write",
+    "Edit",
+    "MultiEdit",
+    "NotebookEdit",
+];
+
+/// Arguments that name the file a tool writes.
+const PATH_KEYS: &[&str] = &[
+    "file_path",
+    "absolute_path",
+    "path",
+    "notebook_path",
+    "filename",
+    "file",
+    "target_file",
+    "destination",
+    "source",
+];
+
+/// Arguments that name the directory a shell tool runs in.
+const DIR_KEYS: &[&str] = &["dir_path", "directory", "workdir", "cwd"];
+
+/// The hook.
+#[derive(Debug)]
+pub struct DangerousConfirmation {
+    /// Ask (the default) or deny.
+    pub decision: Decision,
+    /// Extra patterns over the raw command.
+    pub patterns: Vec<Regex>,
+    /// The project and the places around it.
+    pub places: Places,
+}
+
+impl DangerousConfirmation {
+    /// The hook for the project at `workdir`, on this machine.
+    pub fn new(decision: Decision, patterns: Vec<Regex>, workdir: &std::path::Path) -> DangerousConfirmation {
+        DangerousConfirmation {
+            decision,
+            patterns,
+            places: Places::of_this_machine(workdir),
+        }
+    }
+
+    /// Why `command`, run in `cwd` (the project when None), is dangerous.
+    pub fn check_command(&self, command: &str, cwd: Option<PathBuf>) -> Option<String> {
+        if let Some(p) = self.patterns.iter().find(|p| p.is_match(command)) {
+            return Some(format!("matches the configured pattern `{}`", p.as_str()));
+        }
+        let mut walker = Walker::new(&self.places);
+        let mut cwd = Some(cwd.unwrap_or_else(|| self.places.root.clone()));
+        walker.script(command, &mut cwd);
+        walker.found.iter().find_map(|f| rules::judge(&self.places, f))
+    }
+
+    /// Why the words `argv` (an exec-form command) are dangerous.
+    fn check_argv(&self, argv: &[&str], cwd: PathBuf) -> Option<String> {
+        let joined = argv.join(" ");
+        if let Some(p) = self.patterns.iter().find(|p| p.is_match(&joined)) {
+            return Some(format!("matches the configured pattern `{}`", p.as_str()));
+        }
+        let mut walker = Walker::new(&self.places);
+        walker.argv(
+            argv.iter().map(|w| Arg::Known((*w).to_string())).collect(),
+            &mut Some(cwd),
+        );
+        walker.found.iter().find_map(|f| rules::judge(&self.places, f))
+    }
+
+    /// Where the tool runs: the event's `cwd`, then the tool's own
+    /// directory argument.
+    fn cwd_of(&self, input: &Map<String, Value>, args: &Map<String, Value>) -> PathBuf {
+        let root = &self.places.root;
+        let base = input
+            .get("cwd")
+            .and_then(Value::as_str)
+            .and_then(|c| self.places.resolve(root, c, true))
+            .unwrap_or_else(|| root.clone());
+        DIR_KEYS
+            .iter()
+            .find_map(|k| args.get(*k).and_then(Value::as_str))
+            .and_then(|d| self.places.resolve(&base, d, true))
+            .unwrap_or(base)
+    }
+
+    /// Why a tool call is dangerous, if it is.
+    pub fn check(&self, input: &Map<String, Value>) -> Option<String> {
+        let tool = input.get("tool_name").and_then(Value::as_str).unwrap_or("");
+        let args = input.get("tool_input").and_then(Value::as_object)?;
+        let cwd = self.cwd_of(input, args);
+        match args.get("command") {
+            Some(Value::String(command)) => {
+                if let Some(why) = self.check_command(command, Some(cwd.clone())) {
+                    return Some(why);
+                }
+            }
+            // Codex's shell tool takes the words themselves.
+            Some(Value::Array(words)) => {
+                let words: Option<Vec<&str>> = words.iter().map(Value::as_str).collect();
+                if let Some(why) = words.and_then(|w| self.check_argv(&w, cwd.clone())) {
+                    return Some(why);
+                }
+            }
+            _ => {}
+        }
+        let patch = ["input", "patch", "command"]
+            .iter()
+            .filter_map(|k| args.get(*k).and_then(Value::as_str))
+            .find(|t| t.contains("*** Begin Patch"));
+        if let Some(patch) = patch {
+            return patched_files(patch).find_map(|f| self.write_check(tool, f, &cwd));
+        }
+        if !FILE_WRITERS.contains(&tool) {
+            return None;
+        }
+        PATH_KEYS
+            .iter()
+            .filter_map(|k| args.get(*k).and_then(Value::as_str))
+            .find_map(|path| self.write_check(tool, path, &cwd))
+    }
+
+    fn write_check(&self, tool: &str, path: &str, cwd: &std::path::Path) -> Option<String> {
+        rules::write(
+            &self.places,
+            &Arg::Known(path.to_string()),
+            &Some(cwd.to_path_buf()),
+            &format!("`{tool}` writes"),
+        )
+    }
+}
+
+/// The files an `apply_patch` patch (Codex's format) adds, changes,
+/// deletes or moves to.
+fn patched_files(patch: &str) -> impl Iterator<Item = &str> {
+    patch.lines().filter_map(|l| {
+        [
+            "*** Add File: ",
+            "*** Update File: ",
+            "*** Delete File: ",
+            "*** Move to: ",
+        ]
+        .iter()
+        .find_map(|p| l.strip_prefix(p))
+        .map(str::trim)
+    })
+}
+
+impl Hook for DangerousConfirmation {
+    fn call(&self, event: EventKind, input: &Map<String, Value>) -> HookOutput {
+        if !matches!(event, EventKind::BeforeTool | EventKind::PermissionRequest) {
+            return HookOutput::default();
+        }
+        match self.check(input) {
+            Some(why) => HookOutput {
+                decision: self.decision,
+                reason: Some(format!("dangerous_confirmation: {why}")),
+                ..HookOutput::default()
+            },
+            None => HookOutput::default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

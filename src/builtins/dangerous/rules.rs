@@ -1,0 +1,396 @@
+//! The verdicts: which of the things a command was found to do are
+//! dangerous, and why.
+
+use std::path::{Path, PathBuf};
+
+use super::places::{Place, Places};
+use super::shell::{Arg, Found, Run, base};
+
+/// Why `found` is dangerous, if it is.
+pub fn judge(places: &Places, found: &Found) -> Option<String> {
+    match found {
+        Found::Danger(why) => Some(why.clone()),
+        Found::Write { target, cwd } => write(places, target, cwd, "writes"),
+        Found::Delete { target, cwd, by } => delete(places, target, cwd, by, false),
+        Found::Run(run) => program(places, run),
+    }
+}
+
+/// `path` as used in `cwd`; None when it depends on an unknown directory.
+fn at(places: &Places, cwd: &Option<PathBuf>, path: &str, follow: bool) -> Option<PathBuf> {
+    let cwd = if path.starts_with('/') || path.starts_with('~') {
+        PathBuf::from("/")
+    } else {
+        cwd.clone()?
+    };
+    places.resolve(&cwd, path, follow)
+}
+
+/// `path`, and where it really is when that differs.
+fn shown(path: &str, resolved: &Path) -> String {
+    if Path::new(path) == resolved {
+        path.to_string()
+    } else {
+        format!("{path} (that is {})", resolved.display())
+    }
+}
+
+/// Where `target` is, or why that cannot be known.
+fn place(places: &Places, target: &Arg, cwd: &Option<PathBuf>, follow: bool) -> Result<(Place, String), String> {
+    let Some(path) = target.known() else {
+        return Err(format!("`{}`, which cannot be known before it runs", target.shown()));
+    };
+    let Some(resolved) = at(places, cwd, path, follow) else {
+        return Err(format!(
+            "{path}, in a directory that cannot be known before it runs (after a `cd`)"
+        ));
+    };
+    Ok((places.classify(&resolved), shown(path, &resolved)))
+}
+
+/// A file written (or moved, or overwritten).
+pub fn write(places: &Places, target: &Arg, cwd: &Option<PathBuf>, verb: &str) -> Option<String> {
+    match place(places, target, cwd, true) {
+        Err(why) => Some(format!("{verb} {why}")),
+        Ok((Place::Device, p)) => Some(format!("{verb} the device {p}")),
+        Ok((Place::Outside, p)) => Some(format!("{verb} {p}, outside the project")),
+        Ok(_) => None,
+    }
+}
+
+/// A tree deleted by `by`; when `whole`, deleting the project itself (or
+/// all it holds, `rm -r *`) is dangerous too.
+fn delete(places: &Places, target: &Arg, cwd: &Option<PathBuf>, by: &str, whole: bool) -> Option<String> {
+    let Some(path) = target.known() else {
+        return Some(format!(
+            "`{by}` of `{}`, which cannot be known before it runs",
+            target.shown()
+        ));
+    };
+    // A glob deletes what it matches in the directory before it.
+    let parts: Vec<&str> = path.split('/').collect();
+    let globbed = parts.iter().position(|p| p.contains(['*', '?', '[']));
+    let (dir, glob) = match globbed {
+        Some(i) => {
+            let dir = parts[..i].join("/");
+            let dir = if dir.is_empty() && path.starts_with('/') {
+                "/".to_string()
+            } else {
+                dir
+            };
+            (if dir.is_empty() { ".".to_string() } else { dir }, Some(parts[i]))
+        }
+        None => (path.to_string(), None),
+    };
+    let follow = glob.is_some() || path.ends_with('/');
+    let Some(resolved) = at(places, cwd, &dir, follow) else {
+        return Some(format!(
+            "`{by}` of {path}, in a directory that cannot be known before it runs (after a `cd`)"
+        ));
+    };
+    let everything = glob.is_none_or(|g| g.chars().all(|c| matches!(c, '*' | '.' | '?')));
+    let mut p = places.classify(&resolved);
+    // What a glob matches lies strictly inside its directory.
+    if glob.is_some() && !(p == Place::Root && everything) {
+        p = places.classify(&resolved.join("x"));
+    }
+    let s = shown(&dir, &resolved);
+    match p {
+        Place::Outside => Some(format!("`{by}` of {}, outside the project", shown_glob(&s, glob))),
+        Place::Device => Some(format!("`{by}` of the device {s}")),
+        Place::Root if whole && everything => Some(format!("`{by}` of {path}: the whole project")),
+        _ => None,
+    }
+}
+
+fn shown_glob(dir: &str, glob: Option<&str>) -> String {
+    match glob {
+        Some(g) => format!("{g} in {dir}"),
+        None => dir.to_string(),
+    }
+}
+
+/// Operands and option values of a GNU-style command (options may follow
+/// operands; `--` ends them). `valued` short options take a value.
+struct Parsed<'a> {
+    operands: Vec<&'a Arg>,
+    /// Known option words (values not included), clusters split.
+    flags: Vec<String>,
+    /// `(option, value)` pairs for valued options.
+    values: Vec<(String, &'a Arg)>,
+}
+
+impl Parsed<'_> {
+    fn has(&self, f: &str) -> bool {
+        self.flags.iter().any(|x| x == f)
+    }
+}
+
+fn parse<'a>(args: &'a [Arg], valued: &str, long_valued: &[&str]) -> Parsed<'a> {
+    let mut p = Parsed {
+        operands: Vec::new(),
+        flags: Vec::new(),
+        values: Vec::new(),
+    };
+    let mut i = 0;
+    let mut ended = false;
+    while i < args.len() {
+        let a = &args[i];
+        match a.known() {
+            Some("--") if !ended => ended = true,
+            Some(s) if !ended && s.starts_with("--") => {
+                let name = s.split_once('=').map_or(s, |(n, _)| n);
+                p.flags.push(name.to_string());
+                if long_valued.contains(&s)
+                    && let Some(v) = args.get(i + 1)
+                {
+                    p.values.push((s.to_string(), v));
+                    i += 1;
+                }
+            }
+            Some(s) if !ended && s.len() > 1 && s.starts_with('-') => {
+                for (k, c) in s[1..].char_indices() {
+                    p.flags.push(format!("-{c}"));
+                    if valued.contains(c) {
+                        if s.len() == 1 + k + c.len_utf8()
+                            && let Some(v) = args.get(i + 1)
+                        {
+                            p.values.push((format!("-{c}"), v));
+                            i += 1;
+                        }
+                        break;
+                    }
+                }
+            }
+            _ => p.operands.push(a),
+        }
+        i += 1;
+    }
+    p
+}
+
+fn first_some<T>(items: impl IntoIterator<Item = Option<T>>) -> Option<T> {
+    items.into_iter().flatten().next()
+}
+
+/// Why the program `run` is dangerous, if it is.
+fn program(places: &Places, run: &Run) -> Option<String> {
+    let name = base(run.argv.first()?.known()?);
+    let args = &run.argv[1..];
+    let cwd = &run.cwd;
+    match name {
+        "rm" => rm(places, args, cwd),
+        "git" => git(args),
+        "chmod" | "chown" | "chgrp" => ownership(places, name, args, cwd),
+        "dd" => first_some(args.iter().map(|a| {
+            match a {
+                Arg::Known(s) => s
+                    .strip_prefix("of=")
+                    .and_then(|t| write(places, &Arg::Known(t.into()), cwd, "`dd` writes")),
+                Arg::Unknown { raw, .. } if raw.starts_with("of=") || raw.starts_with('$') => {
+                    Some(format!("`dd` writes to `{raw}`, which cannot be known before it runs"))
+                }
+                Arg::Unknown { .. } => None,
+            }
+        })),
+        "shutdown" | "reboot" | "halt" | "poweroff" => Some(format!("`{name}` stops the machine")),
+        "systemctl" | "init" | "telinit" => {
+            let p = parse(args, "", &[]);
+            let stops = p
+                .operands
+                .first()
+                .and_then(|a| a.known())
+                .is_some_and(|s| matches!(s, "poweroff" | "reboot" | "halt" | "kexec" | "0" | "6"));
+            stops.then(|| format!("`{name}` stops the machine"))
+        }
+        n if n.starts_with("mkfs")
+            || matches!(
+                n,
+                "mke2fs" | "fdisk" | "sfdisk" | "cfdisk" | "parted" | "gdisk" | "sgdisk" | "wipefs"
+            ) =>
+        {
+            Some(format!("`{n}` rewrites partitions or file systems"))
+        }
+        "tee" => {
+            let p = parse(args, "", &[]);
+            first_some(p.operands.iter().map(|t| write(places, t, cwd, "`tee` writes")))
+        }
+        "truncate" | "shred" => {
+            let p = parse(
+                args,
+                "srn",
+                &["--size", "--reference", "--iterations", "--random-source"],
+            );
+            let verb = format!("`{name}` overwrites");
+            first_some(p.operands.iter().map(|t| write(places, t, cwd, &verb)))
+        }
+        "cp" | "install" | "ln" | "mv" => copy(places, name, args, cwd),
+        "sed" => {
+            let p = parse(args, "efl", &["--expression", "--file", "--line-length"]);
+            let in_place = p.has("-i") || p.has("--in-place");
+            if !in_place {
+                return None;
+            }
+            let script_given = p.has("-e") || p.has("-f") || p.has("--expression") || p.has("--file");
+            let files = p.operands.iter().skip(usize::from(!script_given));
+            first_some(files.map(|t| write(places, t, cwd, "`sed -i` edits")))
+        }
+        _ => None,
+    }
+}
+
+fn rm(places: &Places, args: &[Arg], cwd: &Option<PathBuf>) -> Option<String> {
+    let p = parse(args, "", &[]);
+    // An unquoted unknown word may itself be `-r`.
+    let maybe = p.operands.iter().any(|a| matches!(a, Arg::Unknown { split: true, .. }));
+    let recursive = p.has("-r") || p.has("-R") || p.has("--recursive") || maybe;
+    if !recursive {
+        return None;
+    }
+    first_some(p.operands.iter().map(|t| delete(places, t, cwd, "rm -r", true)))
+}
+
+fn git(args: &[Arg]) -> Option<String> {
+    // Global options come before the subcommand; some take a value.
+    let mut i = 0;
+    let sub = loop {
+        let a = args.get(i)?;
+        let Some(s) = a.known() else {
+            return Some(format!(
+                "`git {}`: which git command runs cannot be known before it runs",
+                a.shown()
+            ));
+        };
+        if matches!(
+            s,
+            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--config-env" | "--super-prefix"
+        ) {
+            i += 2;
+        } else if s.starts_with('-') {
+            i += 1;
+        } else {
+            break s;
+        }
+    };
+    let rest = &args[i + 1..];
+    if matches!(sub, "push" | "reset" | "clean")
+        && let Some(u) = rest.iter().find(|a| a.known().is_none())
+    {
+        return Some(format!(
+            "`git {sub}` with `{}`, which cannot be known before it runs (it could be a forcing option)",
+            u.shown()
+        ));
+    }
+    let p = parse(rest, "o", &["--push-option", "--repo", "--receive-pack", "--exec"]);
+    let words: Vec<&str> = p.operands.iter().filter_map(|a| a.known()).collect();
+    match sub {
+        "push" => {
+            let forced = p.has("--force")
+                || p.has("-f")
+                || p.has("--force-with-lease")
+                || p.has("--force-if-includes")
+                || words.iter().any(|w| w.starts_with('+'));
+            let deletes = p.has("--delete")
+                || p.has("-d")
+                || p.has("--mirror")
+                || p.has("--prune")
+                || words.iter().skip(1).any(|w| w.starts_with(':'));
+            if forced {
+                Some("`git push --force` rewrites the remote's history".into())
+            } else if deletes {
+                Some("`git push` that deletes or overwrites remote branches".into())
+            } else {
+                None
+            }
+        }
+        "reset" if p.has("--hard") => Some("`git reset --hard` discards uncommitted work".into()),
+        "clean" if (p.has("-f") || p.has("--force")) && !p.has("-n") && !p.has("--dry-run") => {
+            Some("`git clean -f` deletes untracked files".into())
+        }
+        _ => None,
+    }
+}
+
+/// Whether a chmod mode gives others write access.
+fn world_writable(mode: &str) -> bool {
+    if !mode.is_empty() && mode.chars().all(|c| c.is_digit(8)) {
+        return mode
+            .chars()
+            .last()
+            .and_then(|c| c.to_digit(8))
+            .is_some_and(|d| d & 2 != 0);
+    }
+    mode.split(',').any(|clause| {
+        let who: String = clause.chars().take_while(|c| "ugoa".contains(*c)).collect();
+        let ops = &clause[who.len()..];
+        (who.contains('o') || who.contains('a'))
+            && ops
+                .split(['-'])
+                .next()
+                .is_some_and(|granting| (granting.contains('+') || granting.contains('=')) && granting.contains('w'))
+    })
+}
+
+fn ownership(places: &Places, name: &str, args: &[Arg], cwd: &Option<PathBuf>) -> Option<String> {
+    let p = parse(args, "", &[]);
+    let recursive = p.has("-R") || p.has("--recursive");
+    if !recursive {
+        return None;
+    }
+    let reference = p.flags.iter().any(|f| f == "--reference");
+    let (spec, targets) = match p.operands.split_first() {
+        Some((spec, targets)) if !reference => (Some(*spec), targets),
+        _ => (None, p.operands.as_slice()),
+    };
+    if name == "chmod"
+        && let Some(spec) = spec
+    {
+        match spec.known() {
+            None => {
+                return Some(format!(
+                    "`chmod -R` with the mode `{}`, which cannot be known before it runs",
+                    spec.shown()
+                ));
+            }
+            Some(mode) if world_writable(mode) => {
+                return Some(format!("`chmod -R {mode}` makes a whole tree writable by everyone"));
+            }
+            Some(_) => {}
+        }
+    }
+    first_some(targets.iter().map(|t| match place(places, t, cwd, true) {
+        Err(why) => Some(format!("`{name} -R` of {why}")),
+        Ok((Place::Outside | Place::Device, p)) => Some(format!("`{name} -R` of {p}, outside the project")),
+        Ok(_) => None,
+    }))
+}
+
+/// `cp`, `install`, `ln`: the destination is written; `mv` also takes
+/// its sources away from where they are.
+fn copy(places: &Places, name: &str, args: &[Arg], cwd: &Option<PathBuf>) -> Option<String> {
+    let p = parse(
+        args,
+        "tSmogT",
+        &["--target-directory", "--suffix", "--mode", "--owner", "--group"],
+    );
+    let target_dir = p
+        .values
+        .iter()
+        .find(|(o, _)| o == "-t" || o == "--target-directory")
+        .map(|(_, v)| *v);
+    let (sources, dest): (&[&Arg], Option<&Arg>) = match target_dir {
+        Some(d) => (&p.operands, Some(d)),
+        None if p.operands.len() >= 2 => {
+            let (last, sources) = p.operands.split_last()?;
+            (sources, Some(*last))
+        }
+        None => (&p.operands, None),
+    };
+    let verb = format!("`{name}` writes");
+    let moved = if name == "mv" { sources } else { &[] };
+    first_some(
+        dest.map(|d| write(places, d, cwd, &verb))
+            .into_iter()
+            .chain(moved.iter().map(|s| write(places, s, cwd, "`mv` moves"))),
+    )
+}

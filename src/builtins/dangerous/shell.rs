@@ -1,0 +1,1172 @@
+//! A command line as the shell would run it, found without running it:
+//! parsed by `brush-parser` (POSIX and bash syntax), every simple command of
+//! every list, pipeline, compound command, function body, command and
+//! process substitution and here-document fed to a shell is visited, and
+//! programs that run other programs (`sudo`, `env`, `xargs`, `sh -c`,
+//! `eval`, `find -exec`, ...) are looked through to the program they run.
+//!
+//! What cannot be known before the command runs (a variable, a
+//! substitution's output) stays unknown; the rules treat it as dangerous
+//! where it matters, never as safe.
+
+use std::path::PathBuf;
+
+use brush_parser::ast::{
+    self, Command, CommandPrefixOrSuffixItem, CompoundCommand, CompoundList, IoFileRedirectKind, IoFileRedirectTarget,
+    IoRedirect, Pipeline, SimpleCommand,
+};
+use brush_parser::word::{self, TildeExpr, WordPiece, WordPieceWithSource};
+use brush_parser::{Parser, ParserOptions};
+
+use super::places::Places;
+
+/// How deep `sh -c`, `eval` and substitutions may nest before the command
+/// is called unknowable.
+const MAX_DEPTH: usize = 12;
+
+/// Alternatives one word may expand to by brace expansion before it is
+/// called unknown.
+const MAX_BRACES: usize = 64;
+
+/// One argument.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Arg {
+    /// Its text, quotes removed.
+    Known(String),
+    /// Decided when the command runs.
+    Unknown {
+        /// As written.
+        raw: String,
+        /// Unquoted, so it may become several words (or none).
+        split: bool,
+        /// It comes from a download (`$(curl ...)`, `<(wget ...)`).
+        download: bool,
+    },
+}
+
+impl Arg {
+    /// The text, when known.
+    pub fn known(&self) -> Option<&str> {
+        match self {
+            Arg::Known(s) => Some(s),
+            Arg::Unknown { .. } => None,
+        }
+    }
+
+    /// As written or known, for messages.
+    pub fn shown(&self) -> &str {
+        match self {
+            Arg::Known(s) => s,
+            Arg::Unknown { raw, .. } => raw,
+        }
+    }
+
+    fn unknown(raw: &str) -> Arg {
+        Arg::Unknown {
+            raw: raw.to_string(),
+            split: true,
+            download: false,
+        }
+    }
+}
+
+/// A program about to run.
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// Its words, the program first (wrappers already looked through).
+    pub argv: Vec<Arg>,
+    /// The directory it runs in, None when a `cd` made it unknowable.
+    pub cwd: Option<PathBuf>,
+}
+
+/// What the walk found.
+#[derive(Debug, Clone)]
+pub enum Found {
+    /// A program runs.
+    Run(Run),
+    /// A file is written by a redirection.
+    Write {
+        /// The target.
+        target: Arg,
+        /// The directory the redirection is made in.
+        cwd: Option<PathBuf>,
+    },
+    /// A tree is deleted by something other than `rm` (`find -delete`).
+    Delete {
+        /// The tree.
+        target: Arg,
+        /// The directory it is named in.
+        cwd: Option<PathBuf>,
+        /// The command, for messages.
+        by: &'static str,
+    },
+    /// Dangerous whatever the rules say: the reason.
+    Danger(String),
+}
+
+/// What a command reads on standard input.
+#[derive(Debug, Clone, Default)]
+struct Stdin {
+    /// A download.
+    download: bool,
+    /// A here-document or here-string whose text is known.
+    script: Option<String>,
+}
+
+const SHELLS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "csh", "tcsh", "rbash",
+];
+const INTERPRETERS: &[&str] = &[
+    "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "deno", "bun", "lua",
+];
+const DOWNLOADERS: &[&str] = &["curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-request"];
+
+/// The last path component of a program name.
+pub fn base(word: &str) -> &str {
+    word.rsplit('/').next().unwrap_or(word)
+}
+
+/// Options of a program that runs another: where its operands start, and
+/// the options seen with their values.
+struct Options {
+    /// Index of the first operand.
+    rest: usize,
+    /// Short or long option names with their value, if any.
+    seen: Vec<(String, Option<Arg>)>,
+    /// An option whose value could not be known.
+    unknown: bool,
+}
+
+impl Options {
+    fn has(&self, name: &str) -> bool {
+        self.seen.iter().any(|(n, _)| n == name)
+    }
+
+    fn value(&self, names: &[&str]) -> Option<&Arg> {
+        self.seen
+            .iter()
+            .rev()
+            .find(|(n, _)| names.contains(&n.as_str()))
+            .and_then(|(_, v)| v.as_ref())
+    }
+}
+
+/// Reads options from `args`: short options in clusters, those in
+/// `short_valued` taking a value (attached or next); `--name=value`, and
+/// `--name value` for names in `long_valued`; `--` ends them. An unknown
+/// word ends them too (it may be the program).
+fn options(args: &[Arg], short_valued: &str, long_valued: &[&str]) -> Options {
+    let mut o = Options {
+        rest: args.len(),
+        seen: Vec::new(),
+        unknown: false,
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let Some(a) = args[i].known() else {
+            o.rest = i;
+            return o;
+        };
+        if a == "--" {
+            o.rest = i + 1;
+            return o;
+        }
+        if let Some(long) = a.strip_prefix("--") {
+            if let Some((name, value)) = long.split_once('=') {
+                o.seen.push((format!("--{name}"), Some(Arg::Known(value.to_string()))));
+            } else if long_valued.contains(&a) {
+                o.seen.push((a.to_string(), args.get(i + 1).cloned()));
+                o.unknown |= args.get(i + 1).is_some_and(|v| v.known().is_none());
+                i += 1;
+            } else {
+                o.seen.push((a.to_string(), None));
+            }
+        } else if a.len() > 1 && a.starts_with('-') {
+            for (k, c) in a[1..].char_indices() {
+                if short_valued.contains(c) {
+                    let attached = &a[1 + k + c.len_utf8()..];
+                    if attached.is_empty() {
+                        o.seen.push((format!("-{c}"), args.get(i + 1).cloned()));
+                        o.unknown |= args.get(i + 1).is_some_and(|v| v.known().is_none());
+                        i += 1;
+                    } else {
+                        o.seen.push((format!("-{c}"), Some(Arg::Known(attached.to_string()))));
+                    }
+                    break;
+                }
+                o.seen.push((format!("-{c}"), None));
+            }
+        } else {
+            o.rest = i;
+            return o;
+        }
+        i += 1;
+    }
+    o
+}
+
+/// Drops `NAME=value` words (environment settings of `env`, `sudo`).
+fn skip_assignments(args: &[Arg]) -> usize {
+    args.iter()
+        .take_while(|a| {
+            a.known().is_some_and(|s| {
+                s.split_once('=')
+                    .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_'))
+            })
+        })
+        .count()
+}
+
+/// Walks commands, collecting what they do.
+pub struct Walker<'a> {
+    places: &'a Places,
+    /// What was found, in order.
+    pub found: Vec<Found>,
+    depth: usize,
+    /// Downloads run so far: a substitution that runs one prints it.
+    downloads: usize,
+}
+
+impl<'a> Walker<'a> {
+    /// A walker over `places`.
+    pub fn new(places: &'a Places) -> Walker<'a> {
+        Walker {
+            places,
+            found: Vec::new(),
+            depth: 0,
+            downloads: 0,
+        }
+    }
+
+    fn danger(&mut self, why: String) {
+        self.found.push(Found::Danger(why));
+    }
+
+    /// Walks a script run in `cwd`.
+    pub fn script(&mut self, text: &str, cwd: &mut Option<PathBuf>) {
+        if self.depth >= MAX_DEPTH {
+            self.danger(format!("commands nest more than {MAX_DEPTH} deep"));
+            return;
+        }
+        let options = ParserOptions::default();
+        let mut parser = Parser::new(std::io::BufReader::new(text.as_bytes()), &options);
+        match parser.parse_program() {
+            Ok(program) => {
+                self.depth += 1;
+                for list in &program.complete_commands {
+                    self.list(list, cwd);
+                }
+                self.depth -= 1;
+            }
+            Err(e) => self.danger(format!("the command cannot be parsed as a shell command ({e})")),
+        }
+    }
+
+    /// Walks one program given as words (an exec-form command).
+    pub fn argv(&mut self, argv: Vec<Arg>, cwd: &mut Option<PathBuf>) {
+        self.invoke_with(argv, cwd, Stdin::default());
+    }
+
+    fn list(&mut self, list: &CompoundList, cwd: &mut Option<PathBuf>) {
+        for item in &list.0 {
+            let and_or = &item.0;
+            self.pipeline(&and_or.first, cwd);
+            for next in &and_or.additional {
+                let (ast::AndOr::And(p) | ast::AndOr::Or(p)) = next;
+                self.pipeline(p, cwd);
+            }
+        }
+    }
+
+    fn pipeline(&mut self, p: &Pipeline, cwd: &mut Option<PathBuf>) {
+        if let [only] = p.seq.as_slice() {
+            self.command(only, cwd, Stdin::default());
+            return;
+        }
+        // Each part of a pipeline runs in a subshell: a `cd` there stays
+        // there. What a download writes flows into every later part.
+        let mut download = false;
+        for c in &p.seq {
+            let mut own = cwd.clone();
+            download |= self.command(c, &mut own, Stdin { download, script: None });
+        }
+    }
+
+    /// Walks one command; true when it is a download.
+    fn command(&mut self, c: &Command, cwd: &mut Option<PathBuf>, stdin: Stdin) -> bool {
+        match c {
+            Command::Simple(s) => self.simple(s, cwd, stdin),
+            Command::Compound(cc, redirects) => {
+                if let Some(r) = redirects {
+                    let mut stdin = stdin;
+                    for io in &r.0 {
+                        self.redirect(io, cwd, &mut stdin);
+                    }
+                }
+                self.compound(cc, cwd);
+                false
+            }
+            Command::Function(f) => {
+                let mut own = cwd.clone();
+                self.compound(&f.body.0, &mut own);
+                false
+            }
+            Command::ExtendedTest(t, _) => {
+                self.substitutions_in(&t.to_string(), cwd);
+                false
+            }
+        }
+    }
+
+    fn compound(&mut self, cc: &CompoundCommand, cwd: &mut Option<PathBuf>) {
+        match cc {
+            CompoundCommand::BraceGroup(b) => self.list(&b.list, cwd),
+            CompoundCommand::Subshell(s) => self.list(&s.list, &mut cwd.clone()),
+            CompoundCommand::ForClause(f) => {
+                for w in f.values.iter().flatten() {
+                    self.expand(&w.value, cwd);
+                }
+                self.repeated(&f.body.list, cwd);
+            }
+            CompoundCommand::ArithmeticForClause(f) => {
+                self.substitutions_in(&cc.to_string(), cwd);
+                self.repeated(&f.body.list, cwd);
+            }
+            CompoundCommand::WhileClause(w) | CompoundCommand::UntilClause(w) => {
+                self.list(&w.0, cwd);
+                self.repeated(&w.1.list, cwd);
+            }
+            CompoundCommand::CaseClause(c) => {
+                self.expand(&c.value.value, cwd);
+                let branches: Vec<&CompoundList> = c.cases.iter().filter_map(|i| i.cmd.as_ref()).collect();
+                for item in &c.cases {
+                    for p in &item.patterns {
+                        self.expand(&p.value, cwd);
+                    }
+                }
+                self.branches(&branches, cwd);
+            }
+            CompoundCommand::IfClause(i) => {
+                self.list(&i.condition, cwd);
+                let mut branches = vec![&i.then];
+                for e in i.elses.iter().flatten() {
+                    if let Some(c) = &e.condition {
+                        self.list(c, cwd);
+                    }
+                    branches.push(&e.body);
+                }
+                self.branches(&branches, cwd);
+            }
+            CompoundCommand::Arithmetic(_) => self.substitutions_in(&cc.to_string(), cwd),
+            CompoundCommand::Coprocess(c) => {
+                self.command(&c.body, &mut cwd.clone(), Stdin::default());
+            }
+        }
+    }
+
+    /// A loop body: when it moves, its next round starts elsewhere.
+    fn repeated(&mut self, body: &CompoundList, cwd: &mut Option<PathBuf>) {
+        let before = cwd.clone();
+        self.list(body, cwd);
+        if *cwd != before {
+            *cwd = None;
+            self.list(body, cwd);
+        }
+    }
+
+    /// Alternative branches: each starts where the command is; after
+    /// them the directory is known only if none moved.
+    fn branches(&mut self, branches: &[&CompoundList], cwd: &mut Option<PathBuf>) {
+        let mut moved = false;
+        for b in branches {
+            let mut own = cwd.clone();
+            self.list(b, &mut own);
+            moved |= own != *cwd;
+        }
+        if moved {
+            *cwd = None;
+        }
+    }
+
+    /// Walks the substitutions inside text that is not a command word
+    /// (test expressions, arithmetic).
+    fn substitutions_in(&mut self, text: &str, cwd: &mut Option<PathBuf>) {
+        if let Ok(pieces) = word::parse(text, &ParserOptions::default()) {
+            let mut own = cwd.clone();
+            self.pieces(&pieces, &mut own);
+        }
+    }
+
+    /// Walks the substitutions among word pieces; true when one downloads.
+    fn pieces(&mut self, pieces: &[WordPieceWithSource], cwd: &mut Option<PathBuf>) -> bool {
+        let mut download = false;
+        for p in pieces {
+            match &p.piece {
+                WordPiece::CommandSubstitution(s) | WordPiece::BackquotedCommandSubstitution(s) => {
+                    download |= self.substitution(s, cwd);
+                }
+                WordPiece::DoubleQuotedSequence(inner) | WordPiece::GettextDoubleQuotedSequence(inner) => {
+                    download |= self.pieces(inner, cwd);
+                }
+                _ => {}
+            }
+        }
+        download
+    }
+
+    /// Walks `$(...)`; true when what it prints may come from a download.
+    fn substitution(&mut self, script: &str, cwd: &Option<PathBuf>) -> bool {
+        let before = self.downloads;
+        self.script(script, &mut cwd.clone());
+        self.downloads > before
+    }
+
+    /// Walks a process substitution's commands; true when it downloads.
+    fn process_substitution(&mut self, list: &CompoundList, cwd: &Option<PathBuf>) -> bool {
+        let before = self.downloads;
+        self.list(list, &mut cwd.clone());
+        self.downloads > before
+    }
+
+    /// The words `raw` becomes: brace expansion, quotes removed, `~` as
+    /// home; unknown when a part of it is decided at run time.
+    fn expand(&mut self, raw: &str, cwd: &Option<PathBuf>) -> Vec<Arg> {
+        let Ok(pieces) = word::parse(raw, &ParserOptions::default()) else {
+            return vec![Arg::unknown(raw)];
+        };
+        let mut w = Expansion {
+            alternatives: vec![String::new()],
+            unknown: false,
+            split: false,
+            download: false,
+        };
+        self.expand_pieces(&pieces, false, cwd, &mut w);
+        if w.unknown || w.alternatives.len() > MAX_BRACES {
+            return vec![Arg::Unknown {
+                raw: raw.to_string(),
+                split: w.split || w.alternatives.len() > MAX_BRACES,
+                download: w.download,
+            }];
+        }
+        w.alternatives.into_iter().map(Arg::Known).collect()
+    }
+
+    fn expand_pieces(
+        &mut self,
+        pieces: &[WordPieceWithSource],
+        quoted: bool,
+        cwd: &Option<PathBuf>,
+        w: &mut Expansion,
+    ) {
+        for p in pieces {
+            match &p.piece {
+                WordPiece::Text(t) if quoted => w.append(t),
+                WordPiece::Text(t) => {
+                    let options = braces(t);
+                    w.multiply(&options);
+                }
+                WordPiece::SingleQuotedText(t) => w.append(t),
+                WordPiece::AnsiCQuotedText(t) => w.append(&ansi_c(t)),
+                WordPiece::EscapeSequence(e) => {
+                    let c = e.strip_prefix('\\').unwrap_or(e);
+                    if c != "\n" {
+                        w.append(c);
+                    }
+                }
+                WordPiece::DoubleQuotedSequence(inner) | WordPiece::GettextDoubleQuotedSequence(inner) => {
+                    self.expand_pieces(inner, true, cwd, w);
+                }
+                WordPiece::TildeExpansion(t) => {
+                    let known = match t {
+                        TildeExpr::Home => self.places.home.as_ref().map(|h| h.display().to_string()),
+                        TildeExpr::WorkingDir => cwd.as_ref().map(|c| c.display().to_string()),
+                        _ => None,
+                    };
+                    match known {
+                        Some(k) => w.append(&k),
+                        None => w.unknown = true,
+                    }
+                }
+                WordPiece::ParameterExpansion(_) | WordPiece::ArithmeticExpression(_) => {
+                    w.unknown = true;
+                    w.split |= !quoted;
+                }
+                WordPiece::CommandSubstitution(s) | WordPiece::BackquotedCommandSubstitution(s) => {
+                    w.download |= self.substitution(s, cwd);
+                    w.unknown = true;
+                    w.split |= !quoted;
+                }
+            }
+        }
+    }
+
+    fn simple(&mut self, s: &SimpleCommand, cwd: &mut Option<PathBuf>, mut stdin: Stdin) -> bool {
+        let mut argv = Vec::new();
+        let prefix = s.prefix.iter().flat_map(|p| &p.0);
+        for item in prefix {
+            match item {
+                // `X=$(...)` runs what it substitutes; the value itself is
+                // only the command's environment.
+                CommandPrefixOrSuffixItem::AssignmentWord(_, w) => {
+                    self.expand(&w.value, cwd);
+                }
+                other => self.item(other, cwd, &mut stdin, &mut argv),
+            }
+        }
+        if let Some(name) = &s.word_or_name {
+            argv.extend(self.expand(&name.value, cwd));
+        }
+        for item in s.suffix.iter().flat_map(|p| &p.0) {
+            self.item(item, cwd, &mut stdin, &mut argv);
+        }
+        if argv.is_empty() {
+            return false;
+        }
+        self.invoke_with(argv, cwd, stdin)
+    }
+
+    fn item(
+        &mut self,
+        item: &CommandPrefixOrSuffixItem,
+        cwd: &Option<PathBuf>,
+        stdin: &mut Stdin,
+        argv: &mut Vec<Arg>,
+    ) {
+        match item {
+            CommandPrefixOrSuffixItem::Word(w) | CommandPrefixOrSuffixItem::AssignmentWord(_, w) => {
+                argv.extend(self.expand(&w.value, cwd));
+            }
+            CommandPrefixOrSuffixItem::IoRedirect(io) => self.redirect(io, cwd, stdin),
+            CommandPrefixOrSuffixItem::ProcessSubstitution(_, sub) => {
+                let download = self.process_substitution(&sub.list, cwd);
+                argv.push(Arg::Unknown {
+                    raw: format!("<({})", sub.list),
+                    split: false,
+                    download,
+                });
+            }
+        }
+    }
+
+    fn redirect(&mut self, io: &IoRedirect, cwd: &Option<PathBuf>, stdin: &mut Stdin) {
+        let reads_stdin = |fd: &Option<i32>| matches!(fd, None | Some(0));
+        match io {
+            IoRedirect::File(fd, kind, target) => match target {
+                IoFileRedirectTarget::Filename(w) => {
+                    let writes = matches!(
+                        kind,
+                        IoFileRedirectKind::Write
+                            | IoFileRedirectKind::Append
+                            | IoFileRedirectKind::Clobber
+                            | IoFileRedirectKind::ReadAndWrite
+                    );
+                    for target in self.expand(&w.value, cwd) {
+                        if writes {
+                            self.found.push(Found::Write {
+                                target,
+                                cwd: cwd.clone(),
+                            });
+                        }
+                    }
+                }
+                IoFileRedirectTarget::ProcessSubstitution(_, sub) => {
+                    let download = self.process_substitution(&sub.list, cwd);
+                    if matches!(kind, IoFileRedirectKind::Read) && reads_stdin(fd) {
+                        stdin.download |= download;
+                    }
+                }
+                // `>&name` with a name, not a descriptor, writes a file.
+                IoFileRedirectTarget::Duplicate(w)
+                    if matches!(kind, IoFileRedirectKind::DuplicateOutput)
+                        && !w.value.chars().all(|c| c.is_ascii_digit() || c == '-') =>
+                {
+                    for target in self.expand(&w.value, cwd) {
+                        self.found.push(Found::Write {
+                            target,
+                            cwd: cwd.clone(),
+                        });
+                    }
+                }
+                IoFileRedirectTarget::Duplicate(_) | IoFileRedirectTarget::Fd(_) => {}
+            },
+            IoRedirect::HereDocument(fd, doc) => {
+                if doc.requires_expansion {
+                    self.substitutions_in(&doc.doc.value, &mut cwd.clone());
+                }
+                if reads_stdin(fd) {
+                    stdin.script = Some(doc.doc.value.clone());
+                }
+            }
+            IoRedirect::HereString(fd, w) => {
+                let words = self.expand(&w.value, cwd);
+                if reads_stdin(fd) {
+                    match words.as_slice() {
+                        [Arg::Known(text)] => stdin.script = Some(text.clone()),
+                        _ => stdin.download |= words.iter().any(|a| matches!(a, Arg::Unknown { download: true, .. })),
+                    }
+                }
+            }
+            IoRedirect::OutputAndError(w, _) => {
+                for target in self.expand(&w.value, cwd) {
+                    self.found.push(Found::Write {
+                        target,
+                        cwd: cwd.clone(),
+                    });
+                }
+            }
+        }
+    }
+
+    /// `path` as used in `cwd` (None: unknowable).
+    fn at(&self, cwd: &Option<PathBuf>, path: &str, follow: bool) -> Option<PathBuf> {
+        let cwd = if path.starts_with('/') || path.starts_with('~') {
+            PathBuf::from("/")
+        } else {
+            cwd.clone()?
+        };
+        self.places.resolve(&cwd, path, follow)
+    }
+
+    /// Runs `argv`, looking through programs that run other programs;
+    /// true when the program is a download. Only a `cd` that is not
+    /// wrapped moves `cwd`.
+    fn invoke_with(&mut self, mut argv: Vec<Arg>, cwd: &mut Option<PathBuf>, mut stdin: Stdin) -> bool {
+        let mut here = cwd.clone();
+        let mut wrapped = false;
+        loop {
+            let name = match argv.first() {
+                None => return false,
+                Some(Arg::Known(s)) => base(s).to_string(),
+                Some(Arg::Unknown { raw, download, .. }) => {
+                    let from = if *download { " (it comes from a download)" } else { "" };
+                    self.danger(format!("cannot tell which program `{raw}` runs{from}"));
+                    return false;
+                }
+            };
+            let args = &argv[1..];
+            // Where the wrapped program's words start, within `args`.
+            let start = match name.as_str() {
+                "cd" | "pushd" => {
+                    let o = options(args, "", &[]);
+                    let moved = match args.get(o.rest) {
+                        None => self.places.home.clone(),
+                        Some(Arg::Known(t)) if t == "-" => None,
+                        Some(Arg::Known(t)) => self.at(&here, t, true),
+                        Some(Arg::Unknown { .. }) => None,
+                    };
+                    if !wrapped {
+                        *cwd = moved;
+                    }
+                    return false;
+                }
+                "popd" => {
+                    if !wrapped {
+                        *cwd = None;
+                    }
+                    return false;
+                }
+                "sudo" => {
+                    let o = options(
+                        args,
+                        "CDghpRrTtUu",
+                        &[
+                            "--chdir",
+                            "--close-from",
+                            "--group",
+                            "--host",
+                            "--prompt",
+                            "--chroot",
+                            "--role",
+                            "--type",
+                            "--command-timeout",
+                            "--other-user",
+                            "--user",
+                        ],
+                    );
+                    if let Some(dir) = o.value(&["-D", "--chdir"]) {
+                        here = dir.known().and_then(|d| self.at(&here, d, true));
+                    }
+                    if o.has("-e") || o.has("--edit") {
+                        // sudoedit: every operand is a file it writes.
+                        for target in &args[o.rest..] {
+                            self.found.push(Found::Write {
+                                target: target.clone(),
+                                cwd: here.clone(),
+                            });
+                        }
+                        return false;
+                    }
+                    o.rest + skip_assignments(&args[o.rest..])
+                }
+                "doas" => options(args, "uC", &[]).rest,
+                "env" => {
+                    let o = options(args, "uCSP", &["--unset", "--chdir", "--split-string"]);
+                    if let Some(dir) = o.value(&["-C", "--chdir"]) {
+                        here = dir.known().and_then(|d| self.at(&here, d, true));
+                    }
+                    let rest = o.rest + skip_assignments(&args[o.rest..]);
+                    if let Some(split) = o.value(&["-S", "--split-string"]) {
+                        let Some(text) = split.known() else {
+                            self.danger(format!("`env -S` runs `{}`, which cannot be known", split.shown()));
+                            return false;
+                        };
+                        let mut words: Vec<Arg> = text.split_whitespace().map(|w| Arg::Known(w.to_string())).collect();
+                        words.extend_from_slice(&args[rest..]);
+                        argv = words;
+                        wrapped = true;
+                        continue;
+                    }
+                    rest
+                }
+                "nice" => options(args, "n", &["--adjustment"]).rest,
+                "time" => options(args, "fo", &["--format", "--output"]).rest,
+                "stdbuf" => options(args, "ioe", &["--input", "--output", "--error"]).rest,
+                "timeout" => options(args, "sk", &["--signal", "--kill-after"]).rest + 1,
+                "ionice" => options(args, "cnpPu", &["--class", "--classdata", "--pid", "--pgid", "--uid"]).rest,
+                "chrt" | "taskset" => options(args, "", &["--cpu-list"]).rest + 1,
+                "chroot" => {
+                    here = None;
+                    options(args, "", &["--userspec", "--groups"]).rest + 1
+                }
+                "exec" => options(args, "a", &[]).rest,
+                "command" => {
+                    let o = options(args, "", &[]);
+                    if o.has("-v") || o.has("-V") {
+                        return false;
+                    }
+                    o.rest
+                }
+                "setsid" => options(args, "", &[]).rest,
+                "nohup" | "builtin" | "busybox" | "toybox" | "unbuffer" | "caffeinate" => options(args, "", &[]).rest,
+                "flock" => {
+                    let o = options(args, "wEc", &["--timeout", "--conflict-exit-code", "--command"]);
+                    // `flock [options] file -c command` or `flock file program...`.
+                    let after_file = args.get(o.rest + 1).and_then(Arg::known);
+                    let script = o.value(&["-c", "--command"]).or_else(|| {
+                        matches!(after_file, Some("-c" | "--command"))
+                            .then(|| args.get(o.rest + 2))
+                            .flatten()
+                    });
+                    if let Some(script) = script {
+                        self.script_arg("flock -c", &script.clone(), &here);
+                        return false;
+                    }
+                    o.rest + 1
+                }
+                "sudoedit" => {
+                    let o = options(
+                        args,
+                        "CDghpRrTtUu",
+                        &["--chdir", "--group", "--host", "--prompt", "--user"],
+                    );
+                    for target in &args[o.rest..] {
+                        self.found.push(Found::Write {
+                            target: target.clone(),
+                            cwd: here.clone(),
+                        });
+                    }
+                    return false;
+                }
+                "watch" | "su" | "runuser" => {
+                    let o = options(
+                        args,
+                        "cgsGwn",
+                        &["--command", "--group", "--shell", "--supp-group", "--interval"],
+                    );
+                    if name == "watch" {
+                        let words: Vec<Option<&str>> = args[o.rest..].iter().map(Arg::known).collect();
+                        match words.into_iter().collect::<Option<Vec<&str>>>() {
+                            Some(words) => self.script(&words.join(" "), &mut here.clone()),
+                            None => self.danger("`watch` runs a command that cannot be known".into()),
+                        }
+                    } else if let Some(script) = o.value(&["-c", "--command"]) {
+                        self.script_arg(&format!("{name} -c"), script, &here);
+                    }
+                    return false;
+                }
+                "xargs" => {
+                    let o = options(
+                        args,
+                        "adEILnPs",
+                        &[
+                            "--arg-file",
+                            "--delimiter",
+                            "--eof",
+                            "--max-lines",
+                            "--max-args",
+                            "--max-procs",
+                            "--max-chars",
+                            "--process-slot-var",
+                        ],
+                    );
+                    let replace = o
+                        .value(&["-I", "--replace"])
+                        .and_then(Arg::known)
+                        .map(str::to_string)
+                        .or_else(|| (o.has("-i") || o.has("--replace")).then(|| "{}".to_string()));
+                    let input = |raw: &str, split| Arg::Unknown {
+                        raw: raw.to_string(),
+                        split,
+                        download: stdin.download,
+                    };
+                    let mut cmd: Vec<Arg> = args[o.rest..].to_vec();
+                    if cmd.is_empty() {
+                        cmd.push(Arg::Known("echo".into()));
+                    }
+                    match &replace {
+                        Some(r) => {
+                            for a in cmd.iter_mut().skip(1) {
+                                if let Arg::Known(s) = a
+                                    && s.contains(r.as_str())
+                                {
+                                    *a = input(s, false);
+                                }
+                            }
+                        }
+                        None => cmd.push(input("(the input of xargs)", true)),
+                    }
+                    argv = cmd;
+                    stdin = Stdin::default();
+                    wrapped = true;
+                    continue;
+                }
+                "eval" => {
+                    let words: Option<Vec<&str>> = args.iter().map(Arg::known).collect();
+                    match words {
+                        Some(words) if !wrapped => self.script(&words.join(" "), cwd),
+                        Some(words) => self.script(&words.join(" "), &mut here),
+                        None => {
+                            let raw: Vec<&str> = args.iter().map(Arg::shown).collect();
+                            self.danger(format!("`eval` of text that cannot be known (`{}`)", raw.join(" ")));
+                        }
+                    }
+                    return false;
+                }
+                "source" | "." => {
+                    if let Some(file) = args.first()
+                        && file.known().is_none()
+                    {
+                        self.unknown_script(&name, file);
+                    }
+                    return false;
+                }
+                "find" => {
+                    self.find(args, &here);
+                    return false;
+                }
+                n if SHELLS.contains(&n) => {
+                    self.shell(n, args, &here, &stdin);
+                    return false;
+                }
+                n if INTERPRETERS.contains(&n) || n.starts_with("python3.") => {
+                    self.interpreter(n, args, &stdin);
+                    return false;
+                }
+                n => {
+                    let download = DOWNLOADERS.contains(&n);
+                    self.downloads += usize::from(download);
+                    self.found.push(Found::Run(Run { argv, cwd: here }));
+                    return download;
+                }
+            };
+            argv = argv.get(1 + start..).map(<[Arg]>::to_vec).unwrap_or_default();
+            wrapped = true;
+        }
+    }
+
+    fn unknown_script(&mut self, program: &str, script: &Arg) {
+        match script {
+            Arg::Unknown { download: true, .. } => {
+                self.danger(format!("a download run by `{program}` runs unreviewed code"));
+            }
+            _ => self.danger(format!(
+                "`{program}` runs a script that cannot be known (`{}`)",
+                script.shown()
+            )),
+        }
+    }
+
+    /// A script given as an argument (`sh -c`, `su -c`, `flock -c`).
+    fn script_arg(&mut self, program: &str, script: &Arg, cwd: &Option<PathBuf>) {
+        match script.known() {
+            Some(text) => self.script(text, &mut cwd.clone()),
+            None => self.unknown_script(program, script),
+        }
+    }
+
+    /// A shell: its `-c` script, its script file, or what it reads.
+    fn shell(&mut self, name: &str, args: &[Arg], cwd: &Option<PathBuf>, stdin: &Stdin) {
+        let (mut inline, mut from_stdin) = (false, false);
+        let mut i = 0;
+        while let Some(a) = args.get(i).and_then(Arg::known) {
+            if a == "--" || a == "-" {
+                i += 1;
+                break;
+            }
+            if a.starts_with("--") {
+                if matches!(a, "--rcfile" | "--init-file") {
+                    i += 1;
+                }
+            } else if a.len() > 1 && (a.starts_with('-') || a.starts_with('+')) {
+                for c in a[1..].chars() {
+                    match c {
+                        'c' => inline = true,
+                        's' => from_stdin = true,
+                        'o' | 'O' => i += 1,
+                        _ => {}
+                    }
+                }
+            } else {
+                break;
+            }
+            i += 1;
+        }
+        let operand = args.get(i);
+        if inline {
+            if let Some(script) = operand {
+                self.script_arg(&format!("{name} -c"), script, cwd);
+            }
+            return;
+        }
+        match operand {
+            Some(file) if !from_stdin => {
+                if file.known().is_none() {
+                    self.unknown_script(name, file);
+                }
+            }
+            _ if stdin.download => {
+                self.danger(format!("a download piped into `{name}` runs unreviewed code"));
+            }
+            _ => {
+                if let Some(text) = &stdin.script {
+                    self.script(text, &mut cwd.clone());
+                }
+            }
+        }
+    }
+
+    /// An interpreter that reads its program from a download.
+    fn interpreter(&mut self, name: &str, args: &[Arg], stdin: &Stdin) {
+        let inline = args.iter().filter_map(Arg::known).any(|a| {
+            matches!(a, "--eval" | "--print")
+                || (a.starts_with('-') && !a.starts_with("--") && a[1..].contains(['c', 'e', 'm', 'E', 'r']))
+        });
+        let operand = args
+            .iter()
+            .find(|a| a.known().is_none_or(|s| !s.starts_with('-') || s == "-"));
+        match operand {
+            Some(script @ Arg::Unknown { download: true, .. }) => self.unknown_script(name, script),
+            Some(Arg::Known(s)) if s != "-" => {}
+            _ if stdin.download && !inline => {
+                self.danger(format!("a download piped into `{name}` runs unreviewed code"));
+            }
+            _ => {}
+        }
+    }
+
+    /// `find`: what `-delete` removes and what `-exec` runs.
+    fn find(&mut self, args: &[Arg], cwd: &Option<PathBuf>) {
+        let starts_at = args
+            .iter()
+            .position(|a| {
+                a.known()
+                    .is_some_and(|s| s.starts_with('-') || matches!(s, "(" | "!" | ","))
+            })
+            .unwrap_or(args.len());
+        let mut starts: Vec<Arg> = args[..starts_at].to_vec();
+        if starts.is_empty() {
+            starts.push(Arg::Known(".".into()));
+        }
+        let mut i = starts_at;
+        while i < args.len() {
+            match args[i].known() {
+                Some("-delete") => {
+                    for s in &starts {
+                        self.found.push(Found::Delete {
+                            target: s.clone(),
+                            cwd: cwd.clone(),
+                            by: "find -delete",
+                        });
+                    }
+                }
+                Some(action @ ("-exec" | "-execdir" | "-ok" | "-okdir")) => {
+                    let end = args[i + 1..]
+                        .iter()
+                        .position(|a| matches!(a.known(), Some(";" | "+")))
+                        .map_or(args.len(), |e| i + 1 + e);
+                    let cmd = &args[i + 1..end];
+                    for s in &starts {
+                        // `{}` is something under the starting point.
+                        let found = s.known().map(|s| format!("{}/…", s.trim_end_matches('/')));
+                        let argv = cmd
+                            .iter()
+                            .map(|a| match (a, &found) {
+                                (Arg::Known(w), Some(f)) if w.contains("{}") => Arg::Known(w.replace("{}", f)),
+                                (Arg::Known(w), None) if w.contains("{}") => Arg::unknown(w),
+                                _ => a.clone(),
+                            })
+                            .collect();
+                        let mut at = if action.ends_with("dir") { None } else { cwd.clone() };
+                        if action.ends_with("dir")
+                            && let Some(f) = &found
+                        {
+                            at = self.at(cwd, f, true);
+                        }
+                        self.invoke_with(argv, &mut at, Stdin::default());
+                    }
+                    i = end;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+}
+
+/// A word being expanded: its alternatives so far (brace expansion).
+struct Expansion {
+    alternatives: Vec<String>,
+    unknown: bool,
+    split: bool,
+    download: bool,
+}
+
+impl Expansion {
+    fn append(&mut self, s: &str) {
+        for a in &mut self.alternatives {
+            a.push_str(s);
+        }
+    }
+
+    fn multiply(&mut self, options: &[String]) {
+        if let [one] = options {
+            self.append(one);
+            return;
+        }
+        let mut next = Vec::with_capacity(self.alternatives.len() * options.len());
+        for a in &self.alternatives {
+            for o in options {
+                next.push(format!("{a}{o}"));
+                if next.len() > MAX_BRACES {
+                    self.alternatives = next;
+                    return;
+                }
+            }
+        }
+        self.alternatives = next;
+    }
+}
+
+/// Bash brace expansion of unquoted text: `a{b,c}d` is `abd acd`,
+/// `{1..3}` is `1 2 3`. Text without a complete brace list is itself.
+pub(super) fn braces(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let Some(open) = text.find('{') else {
+        return vec![text.to_string()];
+    };
+    let mut depth = 0;
+    let mut commas = Vec::new();
+    let mut close = None;
+    for (i, &b) in bytes.iter().enumerate().skip(open) {
+        match b {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    close = Some(i);
+                    break;
+                }
+            }
+            b',' if depth == 1 => commas.push(i),
+            _ => {}
+        }
+    }
+    let Some(close) = close else {
+        return vec![text.to_string()];
+    };
+    let (head, body, tail) = (&text[..open], &text[open + 1..close], &text[close + 1..]);
+    let members: Vec<String> = if commas.is_empty() {
+        match sequence(body) {
+            Some(seq) => seq,
+            None => {
+                // Not a list: the braces are literal; expand what follows.
+                return braces(tail)
+                    .into_iter()
+                    .map(|t| format!("{head}{{{body}}}{t}"))
+                    .collect();
+            }
+        }
+    } else {
+        let mut parts = Vec::new();
+        let mut from = open + 1;
+        for &c in &commas {
+            parts.push(text[from..c].to_string());
+            from = c + 1;
+        }
+        parts.push(text[from..close].to_string());
+        parts.iter().flat_map(|p| braces(p)).collect()
+    };
+    let tails = braces(tail);
+    let mut out = Vec::new();
+    for m in &members {
+        for t in &tails {
+            out.push(format!("{head}{m}{t}"));
+            if out.len() > MAX_BRACES {
+                return out;
+            }
+        }
+    }
+    out
+}
+
+/// `1..5`, `a..e` (a step is ignored: the ends and what lies between).
+fn sequence(body: &str) -> Option<Vec<String>> {
+    let mut parts = body.split("..");
+    let (a, b) = (parts.next()?, parts.next()?);
+    if let (Ok(x), Ok(y)) = (a.parse::<i64>(), b.parse::<i64>()) {
+        let (lo, hi) = (x.min(y), x.max(y));
+        return Some((lo..=hi).take(MAX_BRACES + 1).map(|n| n.to_string()).collect());
+    }
+    let (mut x, mut y) = (a.chars(), b.chars());
+    match (x.next(), x.next(), y.next(), y.next()) {
+        (Some(x), None, Some(y), None) => {
+            let (lo, hi) = (x.min(y), x.max(y));
+            Some((lo..=hi).map(String::from).collect())
+        }
+        _ => None,
+    }
+}
+
+/// The text of `$'...'` with its escapes decoded (the common ones).
+fn ansi_c(body: &str) -> String {
+    let mut out = String::new();
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('x') => {
+                let hex: String = std::iter::from_fn(|| chars.next_if(char::is_ascii_hexdigit))
+                    .take(2)
+                    .collect();
+                if let Some(c) = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    out.push(c);
+                }
+            }
+            Some(d @ '0'..='7') => {
+                let mut oct = d.to_string();
+                oct.extend(std::iter::from_fn(|| chars.next_if(|c| ('0'..='7').contains(c))).take(2));
+                if let Some(c) = u32::from_str_radix(&oct, 8).ok().and_then(char::from_u32) {
+                    out.push(c);
+                }
+            }
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}

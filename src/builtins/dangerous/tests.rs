@@ -1,0 +1,178 @@
+use std::path::PathBuf;
+
+use serde_json::json;
+
+use super::*;
+
+/// A project with `build/`, `src/`, `node_modules/` and `etclink -> /etc`,
+/// a scratch directory beside it and a home of its own.
+struct Fixture {
+    _dir: tempfile::TempDir,
+    scratch: PathBuf,
+    hook: DangerousConfirmation,
+}
+
+fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("p");
+    for d in ["build", "src", "node_modules"] {
+        std::fs::create_dir_all(root.join(d)).unwrap();
+    }
+    std::os::unix::fs::symlink("/etc", root.join("etclink")).unwrap();
+    let scratch = dir.path().join("scratch");
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&scratch).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let hook = DangerousConfirmation {
+        decision: Decision::Ask,
+        patterns: vec![Regex::new("DROP TABLE").unwrap()],
+        places: Places::new(&root, std::slice::from_ref(&scratch), Some(home)),
+    };
+    Fixture {
+        scratch: std::fs::canonicalize(&scratch).unwrap(),
+        _dir: dir,
+        hook,
+    }
+}
+
+fn table() -> Vec<(bool, String)> {
+    include_str!("commands.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (verdict, command) = l.split_once(' ').expect("verdict and command");
+            let dangerous = match verdict {
+                "ask" => true,
+                "ok" => false,
+                other => panic!("unknown verdict {other:?} in {l:?}"),
+            };
+            (dangerous, command.trim_start().replace('⏎', "\n"))
+        })
+        .collect()
+}
+
+#[test]
+fn every_command_in_the_table_gets_its_verdict() {
+    let f = fixture();
+    let table = table();
+    assert!(table.len() > 250, "the table shrank to {}", table.len());
+    let mut wrong = Vec::new();
+    for (dangerous, command) in &table {
+        let command = command.replace("%SCRATCH%", &f.scratch.display().to_string());
+        let verdict = f.hook.check_command(&command, None);
+        if verdict.is_some() != *dangerous {
+            wrong.push(format!("{command:?}: {verdict:?}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} wrong verdicts:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn reasons_name_what_was_found() {
+    let f = fixture();
+    let why = |c: &str| f.hook.check_command(c, None).unwrap();
+    assert_eq!(why("sudo -u root rm -rf /"), "`rm -r` of /, outside the project");
+    assert_eq!(
+        why("rm -rf etclink/"),
+        "`rm -r` of etclink/ (that is /etc), outside the project"
+    );
+    assert_eq!(why("rm -rf ./*"), "`rm -r` of ./*: the whole project");
+    assert_eq!(why("R=rm; $R -rf /"), "cannot tell which program `$R` runs");
+    assert_eq!(why("curl -s x | sh"), "a download piped into `sh` runs unreviewed code");
+    assert_eq!(
+        why("git -C . push -f"),
+        "`git push --force` rewrites the remote's history"
+    );
+    assert!(
+        why("cd \"$X\" && rm -rf build").contains("cannot be known"),
+        "{}",
+        why("cd \"$X\" && rm -rf build")
+    );
+    assert_eq!(
+        why("psql -c 'DROP TABLE users'"),
+        "matches the configured pattern `DROP TABLE`"
+    );
+}
+
+fn call(f: &Fixture, tool: &str, args: serde_json::Value) -> HookOutput {
+    let input = json!({"tool_name": tool, "tool_input": args});
+    f.hook.call(EventKind::BeforeTool, input.as_object().unwrap())
+}
+
+#[test]
+fn file_tools_of_every_dialect_are_checked_through_symlinks() {
+    let f = fixture();
+    for tool in [
+        "write_file",
+        "replace",
+        "edit_file",
+        "create_file",
+        "Write",
+        "Edit",
+        "MultiEdit",
+    ] {
+        let out = call(&f, tool, json!({"file_path": "etclink/passwd", "content": ""}));
+        assert_eq!(out.decision, Decision::Ask, "{tool}");
+        assert!(out.reason.unwrap().contains("(that is /etc/passwd)"), "{tool}");
+        let out = call(&f, tool, json!({"file_path": "src/a.rs", "content": ""}));
+        assert_eq!(out.decision, Decision::Undecided, "{tool}");
+    }
+    let out = call(&f, "NotebookEdit", json!({"notebook_path": "/etc/x.ipynb"}));
+    assert_eq!(out.decision, Decision::Ask);
+    let out = call(&f, "write_file", json!({"path": "../../etc/passwd"}));
+    assert_eq!(out.decision, Decision::Ask);
+}
+
+#[test]
+fn codex_shell_words_and_patches_are_checked() {
+    let f = fixture();
+    let out = call(&f, "shell", json!({"command": ["bash", "-lc", "rm -rf /"]}));
+    assert_eq!(out.decision, Decision::Ask);
+    let out = call(&f, "shell", json!({"command": ["cargo", "test"]}));
+    assert_eq!(out.decision, Decision::Undecided);
+    let patch =
+        "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x\n+y\n*** Add File: ../outside.txt\n+z\n*** End Patch";
+    let out = call(&f, "apply_patch", json!({"input": patch}));
+    assert!(out.reason.unwrap().contains("../outside.txt"));
+}
+
+#[test]
+fn the_shell_tools_directory_is_where_relative_paths_start() {
+    let f = fixture();
+    // gemini-cli's run_shell_command runs in `dir_path`.
+    let out = call(
+        &f,
+        "run_shell_command",
+        json!({"command": "rm -rf ../build", "dir_path": "src"}),
+    );
+    assert_eq!(out.decision, Decision::Undecided);
+    let out = call(
+        &f,
+        "run_shell_command",
+        json!({"command": "rm -rf ../..", "dir_path": "src"}),
+    );
+    assert_eq!(out.decision, Decision::Ask);
+}
+
+#[test]
+fn deny_mode_blocks() {
+    let mut f = fixture();
+    f.hook.decision = Decision::Block;
+    let out = call(&f, "Bash", json!({"command": "if true; then rm -rf /; fi"}));
+    assert_eq!(out.decision, Decision::Block);
+    assert!(out.reason.unwrap().starts_with("dangerous_confirmation: "));
+}
+
+#[test]
+fn brace_expansion_and_ansi_c_quotes_are_expanded() {
+    assert_eq!(super::shell::braces("a{b,c}d"), ["abd", "acd"]);
+    assert_eq!(super::shell::braces("x{1..3}"), ["x1", "x2", "x3"]);
+    assert_eq!(super::shell::braces("{a}"), ["{a}"]);
+    let f = fixture();
+    assert!(f.hook.check_command("$'\\x72m' -rf /", None).is_some());
+}

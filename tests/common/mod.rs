@@ -1,0 +1,72 @@
+//! What the CLI tests share: a project folder with a home of its own, and
+//! `hookshot fire` run in it.
+
+#![allow(dead_code, reason = "each test binary uses a part of it")]
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+/// The binary under test.
+pub fn hookshot() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_hookshot"))
+}
+
+/// A temporary folder holding `proj/` (the workdir) and `home/`.
+pub struct Project {
+    dir: tempfile::TempDir,
+}
+
+impl Project {
+    pub fn new() -> Project {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("proj")).unwrap();
+        std::fs::create_dir_all(dir.path().join("home")).unwrap();
+        Project { dir }
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    pub fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let p = self.path(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    /// `hookshot fire EVENT` in `proj/`, the project trusted, with `args`.
+    pub fn fire(&self, event: &str, input: &Value, args: &[&str], env: &[(&str, &str)]) -> Output {
+        let mut c = hookshot();
+        c.args(["fire", event, "--workdir", "proj", "--trust-project"])
+            .args(args)
+            .current_dir(self.dir.path())
+            .env("HOME", self.path("home"))
+            .env("XDG_CONFIG_HOME", self.path("home/.config"))
+            .env("XDG_DATA_HOME", self.path("home/.local/share"))
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("GEMINI_PROJECT_DIR")
+            .env_remove("HOOKSHOT_DEPTH")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let mut child = c.spawn().unwrap();
+        use std::io::Write;
+        let _ = child.stdin.take().unwrap().write_all(input.to_string().as_bytes());
+        child.wait_with_output().unwrap()
+    }
+}
+
+pub fn stdout(o: &Output) -> Value {
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
