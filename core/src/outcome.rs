@@ -95,6 +95,22 @@ impl Outcome {
         if let Some(r) = &o.reason {
             out.insert("reason".into(), json!(r));
         }
+        // gemini-cli replaces a tool's result only one way: a denial whose
+        // reason is sent to the model instead of the result.
+        if self.event == EventKind::AfterTool
+            && !o.decision.is_block()
+            && let Some(r) = &o.tool_result
+        {
+            let text = match r {
+                Value::String(s) => s.clone(),
+                Value::Object(m) if m.get("llmContent").is_some_and(Value::is_string) => {
+                    m["llmContent"].as_str().unwrap_or_default().to_string()
+                }
+                other => other.to_string(),
+            };
+            out.insert("decision".into(), json!("deny"));
+            out.insert("reason".into(), json!(text));
+        }
         self.common(&mut out);
         let mut hso = Map::new();
         let put = |hso: &mut Map<String, Value>, k: &str, v: Option<Value>| {
@@ -228,6 +244,10 @@ impl Outcome {
         } else if self.event == EventKind::BeforeTool && o.tool_result.is_some() {
             out.insert("action".into(), json!("respond"));
             out.insert("result".into(), o.tool_result.clone().unwrap_or(Value::Null));
+        } else if self.event == EventKind::AfterTool && o.tool_result.is_some() {
+            // picoclaw's after_tool takes a modified result.
+            out.insert("action".into(), json!("modify"));
+            out.insert("result".into(), o.tool_result.clone().unwrap_or(Value::Null));
         } else if let Some(i) = &o.tool_input {
             out.insert("action".into(), json!("modify"));
             out.insert("call".into(), json!({"arguments": i}));
@@ -290,6 +310,31 @@ mod tests {
             warnings: vec![],
             records: vec![],
         }
+    }
+
+    /// A replaced tool result reaches each agent through that agent's own
+    /// field, or a hook that claims a redaction would be lying.
+    #[test]
+    fn a_replaced_tool_result_uses_each_agents_own_field() {
+        let result = json!({"llmContent": "GITHUB=***REDACTED***", "returnDisplay": "x"});
+        let o = outcome(
+            EventKind::AfterTool,
+            HookOutput {
+                tool_result: Some(result.clone()),
+                ..HookOutput::default()
+            },
+        );
+        let gemini = o.render(Dialect::Gemini);
+        assert_eq!(gemini["decision"], "deny");
+        assert_eq!(gemini["reason"], "GITHUB=***REDACTED***");
+        let claude = o.render(Dialect::Claude);
+        assert_eq!(claude["hookSpecificOutput"]["updatedToolOutput"], result);
+        assert_eq!(o.render(Dialect::Jcli)["tool_result"], result);
+        let pico = o.render(Dialect::Picoclaw);
+        assert_eq!(
+            (pico["action"].clone(), pico["result"].clone()),
+            (json!("modify"), result)
+        );
     }
 
     #[test]

@@ -1,0 +1,232 @@
+//! The secret rules, in the shape gitleaks gives its own: an id, a
+//! pattern, the keywords that must occur for the pattern to be worth
+//! running (one case-insensitive Aho-Corasick pass picks the rules), and
+//! for generic rules an entropy floor. Provider tokens are matched by their
+//! documented prefixes and lengths; a token glued to a word character
+//! (`KEY_AKIA...`) is still a token, so no rule relies on `\b` before it.
+
+use std::sync::OnceLock;
+
+use aho_corasick::AhoCorasick;
+use regex::Regex;
+
+/// One rule.
+pub struct Rule {
+    /// What it finds, as shown in `***REDACTED:id***`.
+    pub id: &'static str,
+    /// The pattern; the secret is capture group 1 when there is one, else
+    /// the whole match.
+    pattern: &'static str,
+    /// Words, one of which must occur (any case) for the rule to run.
+    keywords: &'static [&'static str],
+    /// Bits of entropy per character the secret must reach (0: none).
+    entropy: f64,
+    /// The pattern also runs over the text upper-cased (a key id that
+    /// went through `tr a-z A-Z` or a lowercasing log is still the key).
+    fold: bool,
+    compiled: OnceLock<Regex>,
+}
+
+const fn rule(id: &'static str, pattern: &'static str, keywords: &'static [&'static str]) -> Rule {
+    Rule {
+        id,
+        pattern,
+        keywords,
+        entropy: 0.0,
+        fold: false,
+        compiled: OnceLock::new(),
+    }
+}
+
+impl Rule {
+    const fn entropy(mut self, bits: f64) -> Rule {
+        self.entropy = bits;
+        self
+    }
+
+    const fn fold(mut self) -> Rule {
+        self.fold = true;
+        self
+    }
+
+    fn regex(&self) -> &Regex {
+        self.compiled
+            .get_or_init(|| Regex::new(self.pattern).expect("built-in secret rules compile"))
+    }
+}
+
+/// The rules. Provider rules first: a generic rule must not claim a
+/// provider token under a vaguer name.
+pub fn rules() -> &'static [Rule] {
+    static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
+    RULES.get_or_init(|| {
+        vec![
+            // A PEM or PGP private key, with or without its END line (a
+            // truncated paste is still the key).
+            rule(
+                "private_key",
+                r"(?i)-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=:,\- \t\r\n]*)",
+                &["private key"],
+            ),
+            rule("aws_access_key", r"((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})(?:[^A-Z0-9]|$)", &["a3t", "akia", "asia", "abia", "acca"]).fold(),
+            rule(
+                "aws_secret_key",
+                r#"(?i)aws.{0,20}?(?:secret|private)?.{0,20}?key["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#,
+                &["aws"],
+            )
+            .entropy(3.5),
+            rule("github_token", r"((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255})", &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"]),
+            rule("github_token", r"(github_pat_[A-Za-z0-9_]{40,255})", &["github_pat_"]),
+            rule("gitlab_token", r"((?:glpat|gldt|glptt|glrt|glsoat|glcbt)-[A-Za-z0-9_\-]{20,})", &["glpat-", "gldt-", "glptt-", "glrt-", "glsoat-", "glcbt-"]),
+            rule("slack_token", r"(xox[abposre]-[A-Za-z0-9\-]{10,})", &["xox"]),
+            rule("slack_token", r"(?i)(xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+)", &["xapp-"]),
+            rule("slack_webhook", r"(hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{20,})", &["hooks.slack.com"]),
+            rule("google_api_key", r"(AIza[0-9A-Za-z_\-]{35})", &["aiza"]),
+            rule("google_oauth_token", r"(ya29\.[0-9A-Za-z_\-]{20,})", &["ya29."]),
+            rule("anthropic_api_key", r"(sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_\-]{20,})", &["sk-ant-"]),
+            rule("api_key", r"(sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,})", &["sk-"]).entropy(3.0),
+            rule("stripe_key", r"((?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{10,99})", &["_live_", "_test_"]),
+            rule("npm_token", r"(npm_[A-Za-z0-9]{36})", &["npm_"]),
+            rule("pypi_token", r"(pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,})", &["pypi-ageichlwas5vcmc"]),
+            rule("huggingface_token", r"(hf_[A-Za-z]{34})", &["hf_"]),
+            rule("sendgrid_key", r"(SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43})", &["sg."]),
+            rule("digitalocean_token", r"(do[opr]_v1_[a-f0-9]{64})", &["_v1_"]),
+            rule("shopify_token", r"(shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})", &["shpat_", "shpca_", "shppa_", "shpss_"]),
+            rule("docker_token", r"(dckr_pat_[A-Za-z0-9_\-]{27,})", &["dckr_pat_"]),
+            rule("linear_key", r"(lin_api_[A-Za-z0-9]{40})", &["lin_api_"]),
+            rule("databricks_token", r"(dapi[a-f0-9]{32}(?:-\d)?)", &["dapi"]).entropy(3.0),
+            rule("square_token", r"(sq0(?:atp|csp)-[0-9A-Za-z_\-]{22,60})", &["sq0atp-", "sq0csp-"]),
+            rule("telegram_bot_token", r"(\d{8,10}:AA[0-9A-Za-z_\-]{33})", &[":aa"]),
+            rule("age_secret_key", r"(AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})", &["age-secret-key-1"]),
+            rule("azure_storage_key", r"(?i)AccountKey=([A-Za-z0-9+/=]{86,88})", &["accountkey="]),
+            rule("jwt", r"(eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})", &["eyj"]),
+            // `Authorization: Bearer ...`, `Basic ...`, `token ...`.
+            rule(
+                "authorization",
+                r#"(?i)(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:bearer|basic|token|bot|digest|negotiate)\s+([A-Za-z0-9._~+/=\-]{8,})"#,
+                &["authorization"],
+            ),
+            rule("authorization", r#"(?i)\b(?:bearer)\s+([A-Za-z0-9._~+/\-]{20,}=*)"#, &["bearer"]).entropy(3.0),
+            // `scheme://user:password@host`.
+            rule("url_password", r#"(?i)\b[a-z][a-z0-9+.\-]{1,20}://[^\s:/@"'<>]{0,100}:([^\s@/"'<>]{3,200})@"#, &["://"]),
+            // `password = ...`, `"api_key": "..."`, `TOKEN=...`, with a
+            // value that looks random.
+            Rule {
+                id: "secret_assignment",
+                // A name that says "secret", then the value.
+                pattern: concat!(
+                    r"(?i)((?:[a-z0-9_.\-]*?)(?:passw(?:or)?d|pwd|secret|token|api[_.\-]?key|access[_.\-]?key|private[_.\-]?key|client[_.\-]?secret|auth[_.\-]?key|credentials?|creds)[a-z0-9_.\-]*)",
+                    r#"["']?\s*(?::=|=>|=|:)\s*["'`]?([^\s"'`,;{}()<>\[\]]{12,})"#
+                ),
+                keywords: &[
+                    "pass", "pwd", "secret", "token", "key", "credential", "creds",
+                ],
+                entropy: 3.5,
+                fold: false,
+                compiled: OnceLock::new(),
+            },
+        ]
+    })
+}
+
+/// Shannon entropy of `s`, in bits per character.
+pub fn entropy(s: &str) -> f64 {
+    let mut counts = std::collections::HashMap::new();
+    for c in s.chars() {
+        *counts.entry(c).or_insert(0usize) += 1;
+    }
+    let n = s.chars().count() as f64;
+    counts
+        .values()
+        .map(|&c| {
+            let p = c as f64 / n;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// Values that name a secret rather than hold one: `$VAR`, `${VAR}`,
+/// `%VAR%`, `{{ var }}`, `<placeholder>`, a run of one character.
+fn placeholder(v: &str) -> bool {
+    let first = v.chars().next().unwrap_or(' ');
+    v.starts_with('$')
+        || v.starts_with("{{")
+        || (v.starts_with('%') && v.ends_with('%'))
+        || v.contains("REDACTED")
+        || v.chars().all(|c| c == first)
+}
+
+/// A secret found in a text: its byte range and the rule that found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// Start byte.
+    pub start: usize,
+    /// End byte.
+    pub end: usize,
+    /// The rule id.
+    pub id: &'static str,
+}
+
+fn keyword_index() -> &'static (AhoCorasick, Vec<usize>) {
+    static INDEX: OnceLock<(AhoCorasick, Vec<usize>)> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut words = Vec::new();
+        let mut owner = Vec::new();
+        for (i, r) in rules().iter().enumerate() {
+            for k in r.keywords {
+                words.push(*k);
+                owner.push(i);
+            }
+        }
+        let ac = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(&words)
+            .expect("keywords build");
+        (ac, owner)
+    })
+}
+
+/// Every secret in `text`, in order, without overlaps.
+pub fn scan(text: &str) -> Vec<Found> {
+    let (ac, owner) = keyword_index();
+    let mut wanted = vec![false; rules().len()];
+    for m in ac.find_overlapping_iter(text) {
+        wanted[owner[m.pattern().as_usize()]] = true;
+    }
+    let mut found: Vec<Found> = Vec::new();
+    let upper = rules()
+        .iter()
+        .zip(&wanted)
+        .any(|(r, w)| *w && r.fold)
+        .then(|| text.to_ascii_uppercase());
+    for (rule, _) in rules().iter().zip(&wanted).filter(|(_, w)| **w) {
+        let haystacks = std::iter::once(text).chain(upper.as_deref().filter(|_| rule.fold));
+        for (pass, hay) in haystacks.enumerate() {
+            for caps in rule.regex().captures_iter(hay) {
+                let m = caps
+                    .get(if rule.id == "secret_assignment" { 2 } else { 1 })
+                    .or_else(|| caps.get(0));
+                let Some(m) = m else { continue };
+                let value = &text[m.start()..m.end()];
+                // Upper-cased, a plain word can look like a key id; a
+                // real one has digits.
+                if pass == 1 && !value.chars().any(|c| c.is_ascii_digit()) {
+                    continue;
+                }
+                if rule.entropy > 0.0 && (entropy(value) < rule.entropy || placeholder(value)) {
+                    continue;
+                }
+                if found.iter().any(|f| f.start < m.end() && m.start() < f.end) {
+                    continue;
+                }
+                found.push(Found {
+                    start: m.start(),
+                    end: m.end(),
+                    id: rule.id,
+                });
+            }
+        }
+    }
+    found.sort_by_key(|f| f.start);
+    found
+}
