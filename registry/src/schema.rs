@@ -9,7 +9,7 @@
 use hookshot_core::{Dialect, EventKind};
 use serde_json::{Map, Value, json};
 
-use crate::settings::BUILTINS;
+use crate::settings::{AUDIT_KEEP, AUDIT_MAX_BYTES, BUILTINS};
 
 fn names(dialects: &[Dialect]) -> Vec<&'static str> {
     let mut v: Vec<&'static str> = EventKind::ALL
@@ -57,18 +57,18 @@ pub fn schema() -> Value {
             "description": "Built-in hooks to enable.",
             "type": "object",
             "properties": {
-                "audit_log": {"type": "object", "required": ["path"], "properties": {
-                    "path": {"type": "string", "description": "JSON Lines file, relative to the workdir"},
-                    "max_bytes": {"type": "integer", "minimum": 1},
-                    "keep": {"type": "integer", "minimum": 0},
-                    "enabled": {"type": "boolean"}}},
-                "dangerous_confirmation": {"type": "object", "properties": {
+                "audit_log": {"oneOf": [{"type": "boolean"}, {"type": "object", "required": ["path"], "additionalProperties": false, "properties": {
+                    "path": {"type": "string", "description": "JSON Lines file: relative to the state directory from user and system settings, to the workdir from others; a project's must stay inside the project"},
+                    "max_bytes": {"type": "integer", "minimum": AUDIT_MAX_BYTES.start(), "maximum": AUDIT_MAX_BYTES.end()},
+                    "keep": {"type": "integer", "minimum": AUDIT_KEEP.start(), "maximum": AUDIT_KEEP.end()},
+                    "enabled": {"type": "boolean"}}}]},
+                "dangerous_confirmation": {"oneOf": [{"type": "boolean"}, {"type": "object", "additionalProperties": false, "properties": {
                     "mode": {"enum": ["ask", "deny"]},
                     "patterns": {"type": "array", "items": {"type": "string", "format": "regex"}},
-                    "enabled": {"type": "boolean"}}},
-                "security_scan": {"type": "object", "properties": {
+                    "enabled": {"type": "boolean"}}}]},
+                "security_scan": {"oneOf": [{"type": "boolean"}, {"type": "object", "additionalProperties": false, "properties": {
                     "mode": {"enum": ["redact", "block"]},
-                    "enabled": {"type": "boolean"}}}
+                    "enabled": {"type": "boolean"}}}]}
             },
             "propertyNames": {"enum": BUILTINS}
         }
@@ -166,5 +166,14 @@ mod tests {
         }
         assert!(s["properties"].get("pre_tool_execution").is_some());
         assert_eq!(s["properties"]["builtins"]["propertyNames"]["enum"], json!(BUILTINS));
+        // The options the schema lists are the ones the parser accepts.
+        for (name, keys) in crate::settings::BUILTIN_OPTIONS {
+            let listed: Vec<&String> = s["properties"]["builtins"]["properties"][name]["oneOf"][1]["properties"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .collect();
+            assert_eq!(listed, keys.to_vec(), "{name}");
+        }
     }
 }

@@ -157,17 +157,27 @@ pub const MAX_TIMEOUT_SECS: u64 = 86_400;
 /// The built-in hooks a settings file may enable.
 pub const BUILTINS: &[&str] = &["audit_log", "dangerous_confirmation", "security_scan"];
 
+/// The options each built-in accepts.
+pub const BUILTIN_OPTIONS: &[(&str, &[&str])] = &[
+    ("audit_log", &["path", "max_bytes", "keep", "enabled"]),
+    ("dangerous_confirmation", &["mode", "patterns", "enabled"]),
+    ("security_scan", &["mode", "enabled"]),
+];
+
 impl Parser<'_> {
     /// The `builtins` key: known names, the options each accepts, and
     /// their values, each checked with its place in the file.
     fn builtins(&mut self, m: &Map<String, Value>) {
         for (name, cfg) in m {
             let ptr = format!("/builtins/{}", escape_token(name));
-            let (modes, keys): (&[&str], &[&str]) = match name.as_str() {
-                "audit_log" => (&[], &["path", "max_bytes", "keep", "enabled"]),
-                "dangerous_confirmation" => (&["ask", "deny"], &["mode", "patterns", "enabled"]),
-                "security_scan" => (&["redact", "block"], &["mode", "enabled"]),
-                _ => {
+            let modes: &[&str] = match name.as_str() {
+                "dangerous_confirmation" => &["ask", "deny"],
+                "security_scan" => &["redact", "block"],
+                _ => &[],
+            };
+            let keys = match BUILTIN_OPTIONS.iter().find(|(n, _)| n == name) {
+                Some((_, keys)) => *keys,
+                None => {
                     let hint = did_you_mean(name, BUILTINS.iter().copied())
                         .map(|s| format!("did you mean \"{s}\"?"))
                         .unwrap_or_else(|| format!("known: {}", BUILTINS.join(", ")));

@@ -92,6 +92,61 @@ fn later_sources_override_enabled() {
     assert_eq!(reg.skipped()[0].1, Skipped::Untrusted);
 }
 
+/// A later file makes a guard stricter and adds patterns; it never
+/// switches it off, loosens it, or moves its log; system files come first.
+#[test]
+fn built_ins_merge_tighten_only() {
+    let file = |name: &str, kind: SourceKind, text: &str| {
+        let f = settings::parse(Path::new(name), text, kind).unwrap();
+        (Source::new(name, kind), f, true)
+    };
+    let reg = Registry::from_files(vec![
+        file(
+            "user.json",
+            SourceKind::User,
+            r#"{"builtins": {"dangerous_confirmation": {"patterns": ["a"]}, "audit_log": {"path": "u.jsonl"}}}"#,
+        ),
+        file(
+            "proj.json",
+            SourceKind::Project,
+            r#"{"builtins": {"dangerous_confirmation": {"mode": "deny", "patterns": ["b"]}, "audit_log": {"path": "p.jsonl"}, "security_scan": false}}"#,
+        ),
+        file(
+            "cli.json",
+            SourceKind::Cli,
+            r#"{"builtins": {"dangerous_confirmation": {"mode": "ask"}, "audit_log": false}}"#,
+        ),
+        file(
+            "sys.json",
+            SourceKind::System,
+            r#"{"builtins": {"security_scan": {"mode": "block"}}}"#,
+        ),
+    ]);
+    let get = |n: &str| reg.builtins().iter().find(|b| b.name == n).unwrap();
+    let d = get("dangerous_confirmation");
+    assert_eq!(d.options["mode"], "deny");
+    assert_eq!(d.options["patterns"], serde_json::json!(["a", "b"]));
+    let a = get("audit_log");
+    assert_eq!(
+        (a.options["path"].as_str(), a.source),
+        (Some("u.jsonl"), SourceKind::User)
+    );
+    assert_eq!(get("security_scan").options["mode"], "block");
+    let warned: Vec<String> = reg.warnings().iter().map(|w| w.to_string()).collect();
+    assert_eq!(warned.len(), 4, "{warned:#?}");
+    assert!(
+        warned
+            .iter()
+            .any(|w| w.starts_with("cli.json") && w.contains("keeps the stricter mode \"deny\""))
+    );
+    assert!(
+        warned
+            .iter()
+            .any(|w| w.starts_with("proj.json") && w.contains("keeps its path \"u.jsonl\""))
+    );
+    assert!(warned.iter().any(|w| w.starts_with("proj.json") && w.contains("cannot switch off the built-in security_scan: sys.json")));
+}
+
 #[test]
 fn disabled_list_removes_by_name_or_command() {
     let f = parse_str(
