@@ -98,7 +98,10 @@ impl DangerousConfirmation {
         let mut walker = Walker::new(&self.places);
         let mut cwd = Some(cwd.unwrap_or_else(|| self.places.root.clone()));
         walker.script(command, &mut cwd);
-        walker.found.iter().find_map(|f| rules::judge(&self.places, f))
+        walker
+            .found
+            .iter()
+            .find_map(|f| rules::judge(&self.places, f, &walker.links))
     }
 
     /// Why the words `argv` (an exec-form command) are dangerous.
@@ -112,7 +115,10 @@ impl DangerousConfirmation {
             argv.iter().map(|w| Arg::Known((*w).to_string())).collect(),
             &mut Some(cwd),
         );
-        walker.found.iter().find_map(|f| rules::judge(&self.places, f))
+        walker
+            .found
+            .iter()
+            .find_map(|f| rules::judge(&self.places, f, &walker.links))
     }
 
     /// Where the tool runs: the event's `cwd`, then the tool's own
@@ -169,7 +175,10 @@ impl DangerousConfirmation {
 
     fn write_check(&self, tool: &str, path: &str, cwd: &std::path::Path) -> Option<String> {
         rules::write(
-            &self.places,
+            &rules::Cx {
+                places: &self.places,
+                links: &[],
+            },
             &Arg::Known(path.to_string()),
             &Some(cwd.to_path_buf()),
             &format!("`{tool}` writes"),

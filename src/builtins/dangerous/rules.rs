@@ -6,13 +6,34 @@ use std::path::{Path, PathBuf};
 use super::places::{Place, Places};
 use super::shell::{Arg, Found, Run, base};
 
-/// Why `found` is dangerous, if it is.
-pub fn judge(places: &Places, found: &Found) -> Option<String> {
+/// Why `found` is dangerous, if it is. `links` are the symlinks the same
+/// command makes before (`ln -s`), which the file system does not know of
+/// yet.
+pub fn judge(places: &Places, found: &Found, links: &[PathBuf]) -> Option<String> {
+    let cx = Cx { places, links };
     match found {
         Found::Danger(why) => Some(why.clone()),
-        Found::Write { target, cwd } => write(places, target, cwd, "writes"),
-        Found::Delete { target, cwd, by } => delete(places, target, cwd, by, false),
-        Found::Run(run) => program(places, run),
+        Found::Write { target, cwd } => write(&cx, target, cwd, "writes"),
+        Found::Delete { target, cwd, by } => delete(&cx, target, cwd, by, false),
+        Found::Run(run) => program(&cx, run),
+    }
+}
+
+/// What the rules look at besides the command.
+pub struct Cx<'a> {
+    /// The places.
+    pub places: &'a Places,
+    /// Symlinks made earlier in the command.
+    pub links: &'a [PathBuf],
+}
+
+impl Cx<'_> {
+    /// A symlink made earlier in the command that `resolved` goes
+    /// through (or is, when `follow`).
+    fn through_link(&self, resolved: &Path, follow: bool) -> Option<&PathBuf> {
+        self.links
+            .iter()
+            .find(|l| resolved.starts_with(l) && (follow || resolved != l.as_path()))
     }
 }
 
@@ -36,21 +57,33 @@ fn shown(path: &str, resolved: &Path) -> String {
 }
 
 /// Where `target` is, or why that cannot be known.
-fn place(places: &Places, target: &Arg, cwd: &Option<PathBuf>, follow: bool) -> Result<(Place, String), String> {
+fn place(cx: &Cx<'_>, target: &Arg, cwd: &Option<PathBuf>, follow: bool) -> Result<(Place, String), String> {
     let Some(path) = target.known() else {
         return Err(format!("`{}`, which cannot be known before it runs", target.shown()));
     };
-    let Some(resolved) = at(places, cwd, path, follow) else {
+    let Some(resolved) = at(cx.places, cwd, path, follow) else {
         return Err(format!(
             "{path}, in a directory that cannot be known before it runs (after a `cd`)"
         ));
     };
-    Ok((places.classify(&resolved), shown(path, &resolved)))
+    if let Some(link) = cx.through_link(&resolved, follow) {
+        return Err(format!(
+            "{path}, through the symlink {} the command makes first",
+            link.display()
+        ));
+    }
+    Ok((cx.places.classify(&resolved), shown(path, &resolved)))
 }
 
 /// A file written (or moved, or overwritten).
-pub fn write(places: &Places, target: &Arg, cwd: &Option<PathBuf>, verb: &str) -> Option<String> {
-    match place(places, target, cwd, true) {
+pub fn write(cx: &Cx<'_>, target: &Arg, cwd: &Option<PathBuf>, verb: &str) -> Option<String> {
+    write_at(cx, target, cwd, verb, true)
+}
+
+/// A write that follows a symlink at `target` itself only when `follow`
+/// (`ln -s` makes the link; it does not write through it).
+fn write_at(cx: &Cx<'_>, target: &Arg, cwd: &Option<PathBuf>, verb: &str, follow: bool) -> Option<String> {
+    match place(cx, target, cwd, follow) {
         Err(why) => Some(format!("{verb} {why}")),
         Ok((Place::Device, p)) => Some(format!("{verb} the device {p}")),
         Ok((Place::Outside, p)) => Some(format!("{verb} {p}, outside the project")),
@@ -60,7 +93,8 @@ pub fn write(places: &Places, target: &Arg, cwd: &Option<PathBuf>, verb: &str) -
 
 /// A tree deleted by `by`; when `whole`, deleting the project itself (or
 /// all it holds, `rm -r *`) is dangerous too.
-fn delete(places: &Places, target: &Arg, cwd: &Option<PathBuf>, by: &str, whole: bool) -> Option<String> {
+fn delete(cx: &Cx<'_>, target: &Arg, cwd: &Option<PathBuf>, by: &str, whole: bool) -> Option<String> {
+    let places = cx.places;
     let Some(path) = target.known() else {
         return Some(format!(
             "`{by}` of `{}`, which cannot be known before it runs",
@@ -88,6 +122,12 @@ fn delete(places: &Places, target: &Arg, cwd: &Option<PathBuf>, by: &str, whole:
             "`{by}` of {path}, in a directory that cannot be known before it runs (after a `cd`)"
         ));
     };
+    if let Some(link) = cx.through_link(&resolved, follow) {
+        return Some(format!(
+            "`{by}` of {path}, through the symlink {} the command makes first",
+            link.display()
+        ));
+    }
     let everything = glob.is_none_or(|g| g.chars().all(|c| matches!(c, '*' | '.' | '?')));
     let mut p = places.classify(&resolved);
     // What a glob matches lies strictly inside its directory.
@@ -174,19 +214,19 @@ fn first_some<T>(items: impl IntoIterator<Item = Option<T>>) -> Option<T> {
 }
 
 /// Why the program `run` is dangerous, if it is.
-fn program(places: &Places, run: &Run) -> Option<String> {
+fn program(cx: &Cx<'_>, run: &Run) -> Option<String> {
     let name = base(run.argv.first()?.known()?);
     let args = &run.argv[1..];
     let cwd = &run.cwd;
     match name {
-        "rm" => rm(places, args, cwd),
+        "rm" => rm(cx, args, cwd),
         "git" => git(args),
-        "chmod" | "chown" | "chgrp" => ownership(places, name, args, cwd),
+        "chmod" | "chown" | "chgrp" => ownership(cx, name, args, cwd),
         "dd" => first_some(args.iter().map(|a| {
             match a {
                 Arg::Known(s) => s
                     .strip_prefix("of=")
-                    .and_then(|t| write(places, &Arg::Known(t.into()), cwd, "`dd` writes")),
+                    .and_then(|t| write(cx, &Arg::Known(t.into()), cwd, "`dd` writes")),
                 Arg::Unknown { raw, .. } if raw.starts_with("of=") || raw.starts_with('$') => {
                     Some(format!("`dd` writes to `{raw}`, which cannot be known before it runs"))
                 }
@@ -213,7 +253,7 @@ fn program(places: &Places, run: &Run) -> Option<String> {
         }
         "tee" => {
             let p = parse(args, "", &[]);
-            first_some(p.operands.iter().map(|t| write(places, t, cwd, "`tee` writes")))
+            first_some(p.operands.iter().map(|t| write(cx, t, cwd, "`tee` writes")))
         }
         "truncate" | "shred" => {
             let p = parse(
@@ -222,9 +262,9 @@ fn program(places: &Places, run: &Run) -> Option<String> {
                 &["--size", "--reference", "--iterations", "--random-source"],
             );
             let verb = format!("`{name}` overwrites");
-            first_some(p.operands.iter().map(|t| write(places, t, cwd, &verb)))
+            first_some(p.operands.iter().map(|t| write(cx, t, cwd, &verb)))
         }
-        "cp" | "install" | "ln" | "mv" => copy(places, name, args, cwd),
+        "cp" | "install" | "ln" | "mv" => copy(cx, name, args, cwd),
         "sed" => {
             let p = parse(args, "efl", &["--expression", "--file", "--line-length"]);
             let in_place = p.has("-i") || p.has("--in-place");
@@ -233,13 +273,13 @@ fn program(places: &Places, run: &Run) -> Option<String> {
             }
             let script_given = p.has("-e") || p.has("-f") || p.has("--expression") || p.has("--file");
             let files = p.operands.iter().skip(usize::from(!script_given));
-            first_some(files.map(|t| write(places, t, cwd, "`sed -i` edits")))
+            first_some(files.map(|t| write(cx, t, cwd, "`sed -i` edits")))
         }
         _ => None,
     }
 }
 
-fn rm(places: &Places, args: &[Arg], cwd: &Option<PathBuf>) -> Option<String> {
+fn rm(cx: &Cx<'_>, args: &[Arg], cwd: &Option<PathBuf>) -> Option<String> {
     let p = parse(args, "", &[]);
     // An unquoted unknown word may itself be `-r`.
     let maybe = p.operands.iter().any(|a| matches!(a, Arg::Unknown { split: true, .. }));
@@ -247,7 +287,7 @@ fn rm(places: &Places, args: &[Arg], cwd: &Option<PathBuf>) -> Option<String> {
     if !recursive {
         return None;
     }
-    first_some(p.operands.iter().map(|t| delete(places, t, cwd, "rm -r", true)))
+    first_some(p.operands.iter().map(|t| delete(cx, t, cwd, "rm -r", true)))
 }
 
 fn git(args: &[Arg]) -> Option<String> {
@@ -331,7 +371,7 @@ fn world_writable(mode: &str) -> bool {
     })
 }
 
-fn ownership(places: &Places, name: &str, args: &[Arg], cwd: &Option<PathBuf>) -> Option<String> {
+fn ownership(cx: &Cx<'_>, name: &str, args: &[Arg], cwd: &Option<PathBuf>) -> Option<String> {
     let p = parse(args, "", &[]);
     let recursive = p.has("-R") || p.has("--recursive");
     if !recursive {
@@ -358,7 +398,7 @@ fn ownership(places: &Places, name: &str, args: &[Arg], cwd: &Option<PathBuf>) -
             Some(_) => {}
         }
     }
-    first_some(targets.iter().map(|t| match place(places, t, cwd, true) {
+    first_some(targets.iter().map(|t| match place(cx, t, cwd, true) {
         Err(why) => Some(format!("`{name} -R` of {why}")),
         Ok((Place::Outside | Place::Device, p)) => Some(format!("`{name} -R` of {p}, outside the project")),
         Ok(_) => None,
@@ -367,7 +407,7 @@ fn ownership(places: &Places, name: &str, args: &[Arg], cwd: &Option<PathBuf>) -
 
 /// `cp`, `install`, `ln`: the destination is written; `mv` also takes
 /// its sources away from where they are.
-fn copy(places: &Places, name: &str, args: &[Arg], cwd: &Option<PathBuf>) -> Option<String> {
+fn copy(cx: &Cx<'_>, name: &str, args: &[Arg], cwd: &Option<PathBuf>) -> Option<String> {
     let p = parse(
         args,
         "tSmogT",
@@ -388,9 +428,10 @@ fn copy(places: &Places, name: &str, args: &[Arg], cwd: &Option<PathBuf>) -> Opt
     };
     let verb = format!("`{name}` writes");
     let moved = if name == "mv" { sources } else { &[] };
+    let follow = name != "ln";
     first_some(
-        dest.map(|d| write(places, d, cwd, &verb))
+        dest.map(|d| write_at(cx, d, cwd, &verb, follow))
             .into_iter()
-            .chain(moved.iter().map(|s| write(places, s, cwd, "`mv` moves"))),
+            .chain(moved.iter().map(|s| write(cx, s, cwd, "`mv` moves"))),
     )
 }

@@ -9,7 +9,7 @@
 //! substitution's output) stays unknown; the rules treat it as dangerous
 //! where it matters, never as safe.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use brush_parser::ast::{
     self, Command, CommandPrefixOrSuffixItem, CompoundCommand, CompoundList, IoFileRedirectKind, IoFileRedirectTarget,
@@ -121,6 +121,11 @@ const INTERPRETERS: &[&str] = &[
 ];
 const DOWNLOADERS: &[&str] = &["curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-request"];
 
+/// Whether a script operand names standard input.
+fn is_stdin(a: &Arg) -> bool {
+    matches!(a.known(), Some("-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0"))
+}
+
 /// The last path component of a program name.
 pub fn base(word: &str) -> &str {
     word.rsplit('/').next().unwrap_or(word)
@@ -225,6 +230,9 @@ pub struct Walker<'a> {
     depth: usize,
     /// Downloads run so far: a substitution that runs one prints it.
     downloads: usize,
+    /// Symlinks the command makes (`ln -s`), resolved: a path through one
+    /// of them leads who knows where.
+    pub links: Vec<PathBuf>,
 }
 
 impl<'a> Walker<'a> {
@@ -235,6 +243,7 @@ impl<'a> Walker<'a> {
             found: Vec::new(),
             depth: 0,
             downloads: 0,
+            links: Vec::new(),
         }
     }
 
@@ -843,11 +852,28 @@ impl<'a> Walker<'a> {
                     return false;
                 }
                 "source" | "." => {
-                    if let Some(file) = args.first()
-                        && file.known().is_none()
-                    {
-                        self.unknown_script(&name, file);
+                    match args.first() {
+                        Some(file) if is_stdin(file) && stdin.download => {
+                            self.danger(format!("a download piped into `{name}` runs unreviewed code"));
+                        }
+                        Some(file) if is_stdin(file) => {
+                            if let Some(text) = stdin.script.clone() {
+                                self.script(&text, cwd);
+                            }
+                        }
+                        Some(file) if file.known().is_none() => self.unknown_script(&name, file),
+                        _ => {}
                     }
+                    return false;
+                }
+                "git" => {
+                    self.git_config_commands(args, &here);
+                    self.found.push(Found::Run(Run { argv, cwd: here }));
+                    return false;
+                }
+                "ln" => {
+                    self.links_made(args, &here);
+                    self.found.push(Found::Run(Run { argv, cwd: here }));
                     return false;
                 }
                 "find" => {
@@ -872,6 +898,75 @@ impl<'a> Walker<'a> {
             argv = argv.get(1 + start..).map(<[Arg]>::to_vec).unwrap_or_default();
             wrapped = true;
         }
+    }
+
+    /// `git -c key=value` with a key whose value git runs as a command
+    /// (an alias starting with `!`, `core.sshCommand`, `core.pager`, ...).
+    fn git_config_commands(&mut self, args: &[Arg], cwd: &Option<PathBuf>) {
+        const RUN: &[&str] = &[
+            "core.sshcommand",
+            "core.pager",
+            "core.editor",
+            "core.fsmonitor",
+            "core.askpass",
+            "sequence.editor",
+            "diff.external",
+            "gpg.program",
+        ];
+        let mut i = 0;
+        while i + 1 < args.len() {
+            if args[i].known() == Some("-c") {
+                match args[i + 1].known() {
+                    Some(setting) => {
+                        let (key, value) = setting.split_once('=').unwrap_or((setting, ""));
+                        let key = key.to_ascii_lowercase();
+                        let script = if key.starts_with("alias.") || key.starts_with("credential.") {
+                            value.strip_prefix('!')
+                        } else {
+                            RUN.contains(&key.as_str()).then_some(value)
+                        };
+                        if let Some(script) = script {
+                            self.script(script, &mut cwd.clone());
+                        }
+                    }
+                    None => self.danger(format!(
+                        "`git -c {}`: a setting that cannot be known may run a command",
+                        args[i + 1].shown()
+                    )),
+                }
+                i += 1;
+            } else if args[i].known().is_some_and(|a| !a.starts_with('-')) {
+                return;
+            }
+            i += 1;
+        }
+    }
+
+    /// `ln -s target name`: the names it makes are symlinks, though they do
+    /// not exist yet when the command is judged.
+    fn links_made(&mut self, args: &[Arg], cwd: &Option<PathBuf>) {
+        let symbolic = args
+            .iter()
+            .filter_map(Arg::known)
+            .any(|a| a == "--symbolic" || (a.starts_with('-') && !a.starts_with("--") && a.contains('s')));
+        let operands: Vec<&str> = args
+            .iter()
+            .filter_map(Arg::known)
+            .filter(|a| !a.starts_with('-'))
+            .collect();
+        if !symbolic || operands.len() < 2 {
+            return;
+        }
+        let name = operands[operands.len() - 1];
+        let target = operands[operands.len() - 2];
+        let Some(mut at) = self.at(cwd, name, false) else {
+            return;
+        };
+        // `ln -s /etc dir/` makes `dir/etc`.
+        if at.is_dir() || name.ends_with('/') {
+            at.push(Path::new(target).file_name().unwrap_or_default());
+        }
+        self.links.push(at);
     }
 
     fn unknown_script(&mut self, program: &str, script: &Arg) {
@@ -929,7 +1024,7 @@ impl<'a> Walker<'a> {
             return;
         }
         match operand {
-            Some(file) if !from_stdin => {
+            Some(file) if !from_stdin && !is_stdin(file) => {
                 if file.known().is_none() {
                     self.unknown_script(name, file);
                 }
@@ -956,7 +1051,7 @@ impl<'a> Walker<'a> {
             .find(|a| a.known().is_none_or(|s| !s.starts_with('-') || s == "-"));
         match operand {
             Some(script @ Arg::Unknown { download: true, .. }) => self.unknown_script(name, script),
-            Some(Arg::Known(s)) if s != "-" => {}
+            Some(file @ Arg::Known(_)) if !is_stdin(file) => {}
             _ if stdin.download && !inline => {
                 self.danger(format!("a download piped into `{name}` runs unreviewed code"));
             }
