@@ -95,13 +95,41 @@ impl DangerousConfirmation {
         if let Some(p) = self.patterns.iter().find(|p| p.is_match(command)) {
             return Some(format!("matches the configured pattern `{}`", p.as_str()));
         }
-        let mut walker = Walker::new(&self.places);
-        let mut cwd = Some(cwd.unwrap_or_else(|| self.places.root.clone()));
-        walker.script(command, &mut cwd);
-        walker
-            .found
-            .iter()
-            .find_map(|f| rules::judge(&self.places, f, &walker.links))
+        let cwd = Some(cwd.unwrap_or_else(|| self.places.root.clone()));
+        self.walk(shell::shallow(command), |walker| {
+            walker.script(command, &mut cwd.clone())
+        })
+    }
+
+    /// Runs a walk and judges what it found. The parser and the walk
+    /// recurse per nesting level, and an overflow would crash hookshot (a
+    /// crash the agent reads as "go on"): a `shallow` command is walked
+    /// where it is, any other on a thread of its own with a large stack,
+    /// where a panic too ends in "dangerous".
+    fn walk(&self, shallow: bool, run: impl FnOnce(&mut Walker<'_>) + Send) -> Option<String> {
+        let judge = move || {
+            let mut walker = Walker::new(&self.places);
+            run(&mut walker);
+            walker
+                .found
+                .iter()
+                .find_map(|f| rules::judge(&self.places, f, &walker.links))
+        };
+        let failed = "the command could not be checked (the checker failed)";
+        if shallow {
+            return std::panic::catch_unwind(std::panic::AssertUnwindSafe(judge))
+                .unwrap_or_else(|_| Some(failed.into()));
+        }
+        std::thread::scope(|scope| {
+            let worker = std::thread::Builder::new()
+                .name("hookshot-dangerous".into())
+                .stack_size(64 << 20)
+                .spawn_scoped(scope, judge);
+            match worker {
+                Ok(w) => w.join().unwrap_or_else(|_| Some(failed.into())),
+                Err(_) => Some("the command could not be checked (no thread to check it on)".into()),
+            }
+        })
     }
 
     /// Why the words `argv` (an exec-form command) are dangerous.
@@ -110,15 +138,9 @@ impl DangerousConfirmation {
         if let Some(p) = self.patterns.iter().find(|p| p.is_match(&joined)) {
             return Some(format!("matches the configured pattern `{}`", p.as_str()));
         }
-        let mut walker = Walker::new(&self.places);
-        walker.argv(
-            argv.iter().map(|w| Arg::Known((*w).to_string())).collect(),
-            &mut Some(cwd),
-        );
-        walker
-            .found
-            .iter()
-            .find_map(|f| rules::judge(&self.places, f, &walker.links))
+        let shallow = argv.iter().all(|w| shell::shallow(w));
+        let argv: Vec<Arg> = argv.iter().map(|w| Arg::Known((*w).to_string())).collect();
+        self.walk(shallow, |walker| walker.argv(argv, &mut Some(cwd)))
     }
 
     /// Where the tool runs: the event's `cwd`, then the tool's own

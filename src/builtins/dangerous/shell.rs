@@ -24,6 +24,54 @@ use super::places::Places;
 /// is called unknowable.
 const MAX_DEPTH: usize = 12;
 
+/// How deeply constructs may nest in one script before it is called
+/// unknowable: the parser recurses once per level, and a stack overflow
+/// would abort hookshot (a crash the agent reads as "go on").
+const MAX_NESTING: usize = 100;
+
+/// The longest command checked (bytes).
+const MAX_SCRIPT: usize = 256 * 1024;
+
+/// An upper bound of how deeply `text` nests: brackets and compound
+/// keywords, quotes ignored (a bracket in a string can only make the
+/// bound larger).
+fn nesting(text: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let mut backtick = false;
+    for word in text.split(|c: char| c.is_whitespace() || c == ';') {
+        match word {
+            "if" | "while" | "until" | "for" | "case" | "select" => depth += 1,
+            "fi" | "done" | "esac" => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        deepest = deepest.max(depth);
+        for c in word.chars() {
+            match c {
+                '(' | '{' | '[' => depth += 1,
+                ')' | '}' | ']' => depth = depth.saturating_sub(1),
+                '`' => {
+                    backtick = !backtick;
+                    if backtick {
+                        depth += 1;
+                    } else {
+                        depth = depth.saturating_sub(1);
+                    }
+                }
+                _ => {}
+            }
+            deepest = deepest.max(depth);
+        }
+    }
+    deepest
+}
+
+/// Whether `text` is small and shallow enough to walk on any thread: at
+/// most 8 levels of nesting (its scripts within scripts included, since
+/// their brackets and keywords are part of the text) and 16 KiB.
+pub fn shallow(text: &str) -> bool {
+    text.len() <= 16 * 1024 && nesting(text) <= 8
+}
+
 /// Alternatives one word may expand to by brace expansion before it is
 /// called unknown.
 const MAX_BRACES: usize = 64;
@@ -257,6 +305,14 @@ impl<'a> Walker<'a> {
             self.danger(format!("commands nest more than {MAX_DEPTH} deep"));
             return;
         }
+        if text.len() > MAX_SCRIPT {
+            self.danger(format!("the command is longer than {MAX_SCRIPT} bytes"));
+            return;
+        }
+        if nesting(text) > MAX_NESTING {
+            self.danger(format!("the command nests more than {MAX_NESTING} levels deep"));
+            return;
+        }
         let options = ParserOptions::default();
         let mut parser = Parser::new(std::io::BufReader::new(text.as_bytes()), &options);
         match parser.parse_program() {
@@ -268,6 +324,24 @@ impl<'a> Walker<'a> {
                 self.depth -= 1;
             }
             Err(e) => self.danger(format!("the command cannot be parsed as a shell command ({e})")),
+        }
+    }
+
+    /// Walks `text` if it parses as commands; text that does not is not a
+    /// finding here.
+    fn commands_if_any(&mut self, text: &str, cwd: &Option<PathBuf>) {
+        if self.depth >= MAX_DEPTH || nesting(text) > MAX_NESTING {
+            self.danger(format!("commands nest more than {MAX_DEPTH} deep"));
+            return;
+        }
+        let options = ParserOptions::default();
+        let mut parser = Parser::new(std::io::BufReader::new(text.as_bytes()), &options);
+        if let Ok(program) = parser.parse_program() {
+            self.depth += 1;
+            for list in &program.complete_commands {
+                self.list(list, &mut cwd.clone());
+            }
+            self.depth -= 1;
         }
     }
 
@@ -366,7 +440,13 @@ impl<'a> Walker<'a> {
                 }
                 self.branches(&branches, cwd);
             }
-            CompoundCommand::Arithmetic(_) => self.substitutions_in(&cc.to_string(), cwd),
+            CompoundCommand::Arithmetic(a) => {
+                self.substitutions_in(&cc.to_string(), cwd);
+                // `((cmd))` is arithmetic to bash but two subshells to
+                // dash and other POSIX shells: what parses as commands is
+                // judged as commands.
+                self.commands_if_any(&a.expr.value, cwd);
+            }
             CompoundCommand::Coprocess(c) => {
                 self.command(&c.body, &mut cwd.clone(), Stdin::default());
             }

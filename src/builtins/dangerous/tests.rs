@@ -176,3 +176,40 @@ fn brace_expansion_and_ansi_c_quotes_are_expanded() {
     let f = fixture();
     assert!(f.hook.check_command("$'\\x72m' -rf /", None).is_some());
 }
+
+#[test]
+fn deep_or_huge_commands_ask_instead_of_crashing() {
+    let f = fixture();
+    for (open, close) in [
+        ("( ", " )"),
+        ("((", "))"),
+        ("$(", ")"),
+        ("{ ", "; }"),
+        ("f() { ", "; }"),
+        ("if true; then ", "; fi"),
+    ] {
+        let cmd = format!("{}true{}", open.repeat(5000), close.repeat(5000));
+        let why = f.hook.check_command(&cmd, None).expect("asks");
+        assert!(why.contains("levels deep"), "{why}");
+        // Within the limit, the command is checked (and never allowed).
+        let cmd = format!("{}rm -rf /{}", open.repeat(90), close.repeat(90));
+        let why = f.hook.check_command(&cmd, None);
+        assert!(why.is_some(), "{open}");
+        let cmd = format!("{}rm -rf /{}", open.repeat(8), close.repeat(8));
+        let why = f.hook.check_command(&cmd, None);
+        assert!(why.as_deref().is_some_and(|w| w.contains("rm -r")), "{open}: {why:?}");
+    }
+    let huge = format!("echo {}", "x".repeat(300 * 1024));
+    assert!(f.hook.check_command(&huge, None).unwrap().contains("longer than"));
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+    /// Whatever the text, the check ends with a verdict: no panic, no
+    /// hang, no crash.
+    #[test]
+    fn any_text_gets_a_verdict(cmd in "[a-z $(){}|&;<>'\"`\\\n*~/.=-]{0,80}") {
+        let f = fixture();
+        let _ = f.hook.check_command(&cmd, None);
+    }
+}
