@@ -52,7 +52,7 @@ impl Entry {
 
     /// Latency (µs) at quantile `q`.
     fn quantile(&self, q: f64) -> u64 {
-        self.latency.value_at_quantile(q)
+        self.latency.median_equivalent(self.latency.value_at_quantile(q))
     }
 }
 

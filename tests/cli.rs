@@ -397,6 +397,23 @@ fn stats_command_reads_an_audit_log() {
     assert_eq!(stats[0]["hook"], "guard");
     assert_eq!(stats[0]["runs"], 3, "rotated files are read too");
     assert_eq!(stats[0]["blocks"], 1);
+    // The median of 1, 2 and 3 ms is 2 ms (within 1%), not a bucket bound.
+    assert!(
+        (stats[0]["p50_ms"].as_f64().unwrap() - 2.0).abs() < 0.02,
+        "{}",
+        stats[0]
+    );
+    // Records the log says it lost are shown.
+    let lost = json!({"type": "lost", "dropped": 2, "failed": 1, "error": "No space left on device (os error 28)"});
+    std::fs::write(&log, format!("{}\n{lost}\n", line("block", 2.0))).unwrap();
+    let out = hookshot().args(["stats", "--audit"]).arg(&log).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "audit records lost: 3 (2 dropped while the writer was behind, 1 not written: No space left on device"
+        ),
+        "{text}"
+    );
 }
 
 #[test]
