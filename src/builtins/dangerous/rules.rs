@@ -61,18 +61,25 @@ fn place(cx: &Cx<'_>, target: &Arg, cwd: &Option<PathBuf>, follow: bool) -> Resu
     let Some(path) = target.known() else {
         return Err(format!("`{}`, which cannot be known before it runs", target.shown()));
     };
+    let resolved = locate(cx, path, path, cwd, follow)?;
+    Ok((cx.places.classify(&resolved), shown(path, &resolved)))
+}
+
+/// Where `path` really is, or why that cannot be known (`named` is how
+/// the command wrote it).
+fn locate(cx: &Cx<'_>, named: &str, path: &str, cwd: &Option<PathBuf>, follow: bool) -> Result<PathBuf, String> {
     let Some(resolved) = at(cx.places, cwd, path, follow) else {
         return Err(format!(
-            "{path}, in a directory that cannot be known before it runs (after a `cd`)"
+            "{named}, in a directory that cannot be known before it runs (after a `cd`)"
         ));
     };
-    if let Some(link) = cx.through_link(&resolved, follow) {
-        return Err(format!(
-            "{path}, through the symlink {} the command makes first",
+    match cx.through_link(&resolved, follow) {
+        Some(link) => Err(format!(
+            "{named}, through the symlink {} the command makes first",
             link.display()
-        ));
+        )),
+        None => Ok(resolved),
     }
-    Ok((cx.places.classify(&resolved), shown(path, &resolved)))
 }
 
 /// A file written (or moved, or overwritten).
@@ -117,17 +124,10 @@ fn delete(cx: &Cx<'_>, target: &Arg, cwd: &Option<PathBuf>, by: &str, whole: boo
         None => (path.to_string(), None),
     };
     let follow = glob.is_some() || path.ends_with('/');
-    let Some(resolved) = at(places, cwd, &dir, follow) else {
-        return Some(format!(
-            "`{by}` of {path}, in a directory that cannot be known before it runs (after a `cd`)"
-        ));
+    let resolved = match locate(cx, path, &dir, cwd, follow) {
+        Ok(r) => r,
+        Err(why) => return Some(format!("`{by}` of {why}")),
     };
-    if let Some(link) = cx.through_link(&resolved, follow) {
-        return Some(format!(
-            "`{by}` of {path}, through the symlink {} the command makes first",
-            link.display()
-        ));
-    }
     let everything = glob.is_none_or(|g| g.chars().all(|c| matches!(c, '*' | '.' | '?')));
     let mut p = places.classify(&resolved);
     // What a glob matches lies strictly inside its directory.
