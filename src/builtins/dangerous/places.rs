@@ -33,6 +33,22 @@ pub enum Place {
     Outside,
 }
 
+/// `/dev/null`, the standard streams, the terminal, `/dev/fd/N`.
+fn harmless(p: &Path) -> bool {
+    [
+        "/dev/null",
+        "/dev/stdout",
+        "/dev/stderr",
+        "/dev/stdin",
+        "/dev/tty",
+        "/dev/zero",
+    ]
+    .iter()
+    .any(|h| p == Path::new(h))
+        || p.starts_with("/dev/fd")
+        || p.starts_with("/proc/self/fd")
+}
+
 fn real(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
 }
@@ -70,6 +86,12 @@ impl Places {
         } else {
             cwd.join(path)
         };
+        // The standard streams are symlinks to wherever output goes (a
+        // log file, a pipe): writing to them is not writing there.
+        let lexical = hookshot_core::paths::lexical_join(Path::new("/"), &joined.to_string_lossy());
+        if harmless(&lexical) {
+            return Some(lexical);
+        }
         let parts: Vec<Component<'_>> = joined.components().collect();
         let mut out = PathBuf::from("/");
         for (i, c) in parts.iter().enumerate() {
@@ -144,6 +166,9 @@ mod tests {
         assert_eq!(places.classify(&r("src/../..", false)), Place::Outside);
         assert_eq!(places.classify(&r(".", false)), Place::Root);
         assert_eq!(places.classify(&r("/dev/null", true)), Place::Harmless);
+        // Wherever stderr leads (here: a file outside), it is stderr.
+        assert_eq!(places.classify(&r("/dev/stderr", true)), Place::Harmless);
+        assert_eq!(places.classify(&r("/dev/fd/2", true)), Place::Harmless);
         assert_eq!(places.classify(&r("/dev/sda", true)), Place::Device);
         assert_eq!(places.resolve(&places.root, "~/x", false), None);
     }
