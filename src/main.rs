@@ -740,6 +740,26 @@ fn describe_for_trust(h: &hookshot::HookDef) -> String {
         HookAction::Command { command } => format!("runs: {command}"),
         HookAction::Exec { program, args } => format!("runs: {program} with arguments {args:?} (no shell)"),
         HookAction::Unsupported { why, .. } => format!("cannot run: {why}"),
+        HookAction::Http {
+            url,
+            headers,
+            allowed_env,
+        } => {
+            let names: Vec<&str> = headers.iter().map(|(k, _)| k.as_str()).collect();
+            format!(
+                "POSTs each event to {url} (headers: {}; variables it may send: {})",
+                if names.is_empty() {
+                    "none".into()
+                } else {
+                    names.join(", ")
+                },
+                if allowed_env.is_empty() {
+                    "none".into()
+                } else {
+                    allowed_env.join(", ")
+                }
+            )
+        }
         HookAction::Persistent { process, observe } => {
             let mut s = format!(
                 "starts process \"{}\" ({}): {}",

@@ -245,3 +245,112 @@ fn validate_strict_fails_on_what_the_agent_would_ignore() {
     assert_eq!(run(false).status.code(), Some(0));
     assert_eq!(run(true).status.code(), Some(1));
 }
+
+/// The reference's http hook: the event is POSTed as JSON, headers
+/// interpolate only the variables `allowedEnvVars` lists, and a 2xx body
+/// is read like a command's stdout.
+#[test]
+fn an_http_hook_gets_the_event_and_its_answer_decides() {
+    let server = common::HttpServer::start(
+        200,
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"the service says no"}}"#,
+        std::time::Duration::ZERO,
+    );
+    let p = Project::new();
+    p.write(
+        "proj/.claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "http",
+            "url": format!("{}/hooks/pre-tool-use", server.url),
+            "headers": {"Authorization": "Bearer $MY_TOKEN", "X-Other": "[${OTHER}]"},
+            "allowedEnvVars": ["MY_TOKEN"]}]}]}})
+        .to_string(),
+    );
+    let o = p.fire(
+        "PreToolUse",
+        &bash("rm -rf build"),
+        &[],
+        &[("MY_TOKEN", "t0k3n"), ("OTHER", "leak")],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert!(
+        out["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("the service says no")
+    );
+    let seen = server.seen.lock().unwrap();
+    let (head, body) = &seen[0];
+    assert!(head.starts_with("POST /hooks/pre-tool-use HTTP/1.1"), "{head}");
+    let head = head.to_ascii_lowercase();
+    assert!(head.contains("content-type: application/json"), "{head}");
+    assert!(head.contains("authorization: bearer t0k3n"), "{head}");
+    assert!(head.contains("x-other: []"), "an unlisted variable went out: {head}");
+    let sent: Value = serde_json::from_str(body).unwrap();
+    assert_eq!(sent["hook_event_name"], "PreToolUse");
+    assert_eq!(sent["tool_input"]["command"], "rm -rf build");
+}
+
+/// Non-2xx answers, no connection and no answer in time are non-blocking
+/// errors, as in Claude Code, and visible; under the closed policy, they
+/// block.
+#[test]
+fn an_http_hook_that_fails_is_seen_and_blocks_when_closed() {
+    let p = Project::new();
+    let refused = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        format!("http://{}", l.local_addr().unwrap())
+    };
+    let error = common::HttpServer::start(500, "boom", std::time::Duration::ZERO);
+    let slow = common::HttpServer::start(200, "{}", std::time::Duration::from_secs(5));
+    for (url, timeout, said) in [
+        (error.url.clone(), 10, "answered HTTP 500: boom"),
+        (refused, 10, "could not POST to"),
+        (slow.url.clone(), 1, "no answer"),
+    ] {
+        let hooks = json!({"PreToolUse": [{"hooks": [{"type": "http", "url": url, "timeout": timeout}]}]});
+        p.write("proj/.claude/settings.json", &json!({"hooks": hooks}).to_string());
+        let o = p.fire("PreToolUse", &bash("ls"), &[], &[]);
+        assert_eq!(o.status.code(), Some(0), "{said}: {}", stderr(&o));
+        assert!(
+            stdout(&o)["systemMessage"].as_str().unwrap_or("").contains(said),
+            "{said}: {}",
+            stdout(&o)
+        );
+        p.write(
+            "proj/.claude/settings.json",
+            &json!({"hooks": hooks, "hooksConfig": {"onFailure": "closed"}}).to_string(),
+        );
+        let o = p.fire("PreToolUse", &bash("ls"), &[], &[]);
+        assert_eq!(o.status.code(), Some(2), "{said}: {}", stderr(&o));
+    }
+}
+
+/// `allowedHttpHookUrls` from the user's settings: a project's http hook
+/// to another URL does not run, and says why.
+#[test]
+fn allowed_http_hook_urls_keep_the_event_home() {
+    let server = common::HttpServer::start(200, "{}", std::time::Duration::ZERO);
+    let p = Project::new();
+    p.write(
+        "home/.claude/settings.json",
+        &json!({"allowedHttpHookUrls": ["http://hooks.internal.example/*"]}).to_string(),
+    );
+    p.write(
+        "proj/.claude/settings.json",
+        &json!({"allowedHttpHookUrls": [format!("{}/*", server.url)],
+            "hooks": {"PreToolUse": [{"hooks": [{"type": "http", "url": format!("{}/x", server.url)}]}]}})
+        .to_string(),
+    );
+    let o = p.fire("PreToolUse", &bash("ls"), &["--agent-user-files"], &[]);
+    assert!(server.seen.lock().unwrap().is_empty(), "the event was POSTed");
+    assert!(
+        stdout(&o)["systemMessage"]
+            .as_str()
+            .unwrap_or("")
+            .contains("allowedHttpHookUrls"),
+        "{}",
+        stdout(&o)
+    );
+}

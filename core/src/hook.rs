@@ -132,9 +132,19 @@ pub enum HookAction {
         /// Its arguments, each passed as written.
         args: Vec<String>,
     },
-    /// A kind of hook this build cannot run (Claude's `http`, `mcp_tool`,
-    /// `agent`): loaded so that it is listed and reported each time it
-    /// would run, never silently dropped.
+    /// An HTTP endpoint the event is POSTed to as JSON (Claude Code's
+    /// `type: "http"`); the response body is read like a command's stdout.
+    Http {
+        /// Where to POST.
+        url: String,
+        /// Extra headers, `$VAR`/`${VAR}` not yet interpolated.
+        headers: Vec<(String, String)>,
+        /// The variables the headers may interpolate; others become "".
+        allowed_env: Vec<String>,
+    },
+    /// A kind of hook this build cannot run (Claude's `mcp_tool`, `agent`):
+    /// loaded so that it is listed and reported each time it would run,
+    /// never silently dropped.
     Unsupported {
         /// The hook type as written.
         kind: String,
@@ -287,6 +297,7 @@ impl HookDef {
             HookAction::Command { command } => command,
             HookAction::Exec { program, .. } => program,
             HookAction::Unsupported { kind, .. } => kind,
+            HookAction::Http { url, .. } => url,
             HookAction::InProcess { name } => name,
             HookAction::Persistent { process, .. } => &process.name,
             HookAction::Llm { prompt, .. } => prompt,
@@ -321,6 +332,7 @@ impl HookDef {
             HookAction::InProcess { .. }
             | HookAction::Persistent { .. }
             | HookAction::Llm { .. }
+            | HookAction::Http { .. }
             | HookAction::Unsupported { .. } => None,
         }
     }

@@ -23,7 +23,7 @@ mod yaml;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hookshot_core::{Dialect, FailPolicy, HookDef, SourceKind};
+use hookshot_core::{Dialect, FailPolicy, HookAction, HookDef, SourceKind};
 use serde_json::Value;
 
 pub use error::{Diagnostic, Error};
@@ -196,6 +196,82 @@ pub enum ProblemKind {
     Broken,
 }
 
+/// Claude Code's limits on http hooks: the URLs they may POST to and the
+/// variables their headers may carry. Lists merge across files, as in
+/// Claude Code; once a system or user file sets one, lists from project,
+/// extension or `--settings` files cannot widen it.
+#[derive(Debug, Default)]
+struct HttpPolicy {
+    urls: Option<(Vec<String>, regex::RegexSet)>,
+    env: Option<Vec<String>>,
+}
+
+impl HttpPolicy {
+    fn of(files: &[(Source, SettingsFile, bool)]) -> HttpPolicy {
+        let merged = |get: fn(&SettingsFile) -> Option<&Vec<String>>| -> Option<Vec<String>> {
+            let trusted = || files.iter().filter(|(_, _, t)| *t);
+            let privileged = |s: &Source| matches!(s.kind, SourceKind::System | SourceKind::User);
+            let from_privileged = trusted().any(|(s, f, _)| privileged(s) && get(f).is_some());
+            let lists: Vec<&Vec<String>> = trusted()
+                .filter(|(s, _, _)| !from_privileged || privileged(s))
+                .filter_map(|(_, f, _)| get(f))
+                .collect();
+            (!lists.is_empty()).then(|| lists.into_iter().flatten().cloned().collect())
+        };
+        let urls = merged(|f| f.http_urls.as_ref()).map(|list| {
+            let patterns = list
+                .iter()
+                .map(|p| format!("^{}$", regex::escape(p).replace(r"\*", ".*")));
+            let set = regex::RegexSet::new(patterns).unwrap_or_else(|_| regex::RegexSet::empty());
+            (list, set)
+        });
+        HttpPolicy {
+            urls,
+            env: merged(|f| f.http_env.as_ref()),
+        }
+    }
+
+    /// `hook` as the policy lets it run: an http hook to a URL not allowed
+    /// does not run (and says why each time), and its headers carry only
+    /// the variables both it and the policy allow.
+    fn apply(&self, hook: Arc<HookDef>) -> Arc<HookDef> {
+        let HookAction::Http {
+            url,
+            headers,
+            allowed_env,
+        } = &hook.action
+        else {
+            return hook;
+        };
+        let mut def = (*hook).clone();
+        if let Some((list, set)) = &self.urls
+            && !set.is_match(url)
+        {
+            def.action = HookAction::Unsupported {
+                kind: "http".into(),
+                why: format!(
+                    "POSTs to {url}, which allowedHttpHookUrls ({}) does not allow; it did not run",
+                    if list.is_empty() {
+                        "empty".to_string()
+                    } else {
+                        list.join(", ")
+                    }
+                ),
+            };
+            return Arc::new(def);
+        }
+        if let Some(env) = &self.env {
+            def.action = HookAction::Http {
+                url: url.clone(),
+                headers: headers.clone(),
+                allowed_env: allowed_env.iter().filter(|v| env.contains(v)).cloned().collect(),
+            };
+            return Arc::new(def);
+        }
+        hook
+    }
+}
+
 /// The effective hooks of all sources.
 #[derive(Debug, Clone, Default)]
 pub struct Registry {
@@ -320,6 +396,7 @@ impl Registry {
         for b in system_settings.into_iter().chain(other_settings) {
             reg.merge_builtin(b);
         }
+        let http = HttpPolicy::of(&files);
         for (source, file, trusted) in files {
             reg.warnings.extend(file.warnings);
             let system = is_system(&source);
@@ -349,6 +426,7 @@ impl Registry {
                 }
             }
         }
+        reg.hooks = reg.hooks.into_iter().map(|h| http.apply(h)).collect();
         reg
     }
 

@@ -47,6 +47,8 @@ pub fn schema() -> Value {
             }
         },
         "disableAllHooks": {"description": "Claude Code: turn every hook off.", "type": "boolean"},
+        "allowedHttpHookUrls": {"description": "Claude Code: URLs http hooks may POST to (* is a wildcard); lists merge, and a system or user list cannot be widened by other files.", "type": "array", "items": {"type": "string"}},
+        "httpHookAllowedEnvVars": {"description": "Claude Code: variables any http hook may interpolate into its headers.", "type": "array", "items": {"type": "string"}},
         "hooks": {
             "description": "Event name (any dialect) -> matcher groups.",
             "type": "object",
@@ -99,7 +101,7 @@ pub fn schema() -> Value {
             "commandHook": {
                 "type": "object",
                 "properties": {
-                    "type": {"enum": ["command", "prompt", "http", "mcp_tool", "agent"], "description": "http, mcp_tool and agent (Claude Code) load but do not run in this version: each run is reported"},
+                    "type": {"enum": ["command", "prompt", "http", "mcp_tool", "agent"], "description": "Claude Code: http POSTs the event to url; mcp_tool and agent load but do not run in this version: each run is reported"},
                     "command": {"type": "string", "minLength": 1},
                     "args": {"type": "array", "items": {"type": "string"}, "description": "Claude: exec form, no shell"},
                     "prompt": {"type": "string"},
@@ -118,7 +120,7 @@ pub fn schema() -> Value {
                     "once": {"type": "boolean"},
                     "shell": {"enum": ["bash", "powershell"]},
                     "continueOnBlock": {"type": "boolean"},
-                    "url": {"type": "string"},
+                    "url": {"type": "string", "pattern": "^https?://", "description": "Claude http hook: where to POST the event"},
                     "headers": {"type": "object", "additionalProperties": {"type": "string"}},
                     "allowedEnvVars": {"type": "array", "items": {"type": "string"}},
                     "server": {"type": "string"},

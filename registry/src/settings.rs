@@ -32,6 +32,12 @@ pub struct SettingsFile {
     /// The top-level `builtins` entries, validated (interpreted by the
     /// facade).
     pub builtins: Vec<BuiltinSetting>,
+    /// Claude Code's `allowedHttpHookUrls`: the URLs http hooks may POST
+    /// to (`*` is a wildcard), if set.
+    pub http_urls: Option<Vec<String>>,
+    /// Claude Code's `httpHookAllowedEnvVars`: the variables any http hook
+    /// may put in its headers, if set.
+    pub http_env: Option<Vec<String>>,
     /// Likely mistakes that do not stop loading.
     pub warnings: Vec<Diagnostic>,
 }
@@ -372,6 +378,8 @@ impl Parser<'_> {
                 ),
             }
         }
+        self.out.http_urls = self.string_list(top, "allowedHttpHookUrls");
+        self.out.http_env = self.string_list(top, "httpHookAllowedEnvVars");
         let hint = self.cx.dialect;
         match top.get("hooks") {
             Some(Value::Object(hooks))
@@ -656,9 +664,9 @@ impl Parser<'_> {
                 prompt: self.required_string(h, ptr, "prompt", "a prompt hook needs the prompt to send")?,
                 model: self.opt_string(h, ptr, "model"),
             },
-            "http" | "mcp_tool" | "agent" if claude => {
+            "http" if claude => self.http_action(h, ptr)?,
+            "mcp_tool" | "agent" if claude => {
                 let (field, what) = match kind.as_str() {
-                    "http" => ("url", "an http hook needs the URL to POST the event to"),
                     "mcp_tool" => ("tool", "an mcp_tool hook needs the tool to call"),
                     _ => ("prompt", "an agent hook needs the prompt for its verifier"),
                 };
@@ -797,6 +805,7 @@ impl Parser<'_> {
                 .join(" "),
             HookAction::Llm { prompt, .. } => prompt.clone(),
             HookAction::Unsupported { kind, .. } => format!("{kind}:{}", Value::Object(h.clone())),
+            HookAction::Http { url, .. } => url.clone(),
             _ => String::new(),
         });
         Some(HookDef {
@@ -907,6 +916,77 @@ impl Parser<'_> {
             }
             None => {
                 self.error(ptr, format!("missing \"{key}\": {why}"));
+                None
+            }
+        }
+    }
+
+    /// A Claude Code http hook: `url` (http or https), `headers` (strings),
+    /// `allowedEnvVars` (names).
+    fn http_action(&mut self, h: &Map<String, Value>, ptr: &str) -> Option<HookAction> {
+        let url = self.required_string(h, ptr, "url", "an http hook needs the URL to POST the event to")?;
+        let scheme_ok = url.starts_with("http://") || url.starts_with("https://");
+        if !scheme_ok {
+            self.error(
+                &format!("{ptr}/url"),
+                format!("expected an http:// or https:// URL, found \"{url}\""),
+            );
+            return None;
+        }
+        let headers = match h.get("headers") {
+            None => Vec::new(),
+            Some(Value::Object(m)) => {
+                let mut out = Vec::new();
+                for (k, v) in m {
+                    match v.as_str() {
+                        Some(v) => out.push((k.clone(), v.to_string())),
+                        None => self.error(
+                            &format!("{ptr}/headers/{}", escape_token(k)),
+                            format!("expected a header value string, found {}", kind_of(v)),
+                        ),
+                    }
+                }
+                out
+            }
+            Some(other) => {
+                self.error(
+                    &format!("{ptr}/headers"),
+                    format!("expected an object of headers, found {}", kind_of(other)),
+                );
+                Vec::new()
+            }
+        };
+        let allowed_env = match h.get("allowedEnvVars") {
+            None => Vec::new(),
+            Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
+                items.iter().filter_map(Value::as_str).map(str::to_string).collect()
+            }
+            Some(other) => {
+                self.error(
+                    &format!("{ptr}/allowedEnvVars"),
+                    format!("expected a list of variable names, found {}", kind_of(other)),
+                );
+                Vec::new()
+            }
+        };
+        Some(HookAction::Http {
+            url,
+            headers,
+            allowed_env,
+        })
+    }
+
+    /// A top-level list of strings, if present.
+    fn string_list(&mut self, top: &Map<String, Value>, key: &str) -> Option<Vec<String>> {
+        match top.get(key)? {
+            Value::Array(items) if items.iter().all(Value::is_string) => {
+                Some(items.iter().filter_map(Value::as_str).map(str::to_string).collect())
+            }
+            other => {
+                self.error(
+                    &format!("/{key}"),
+                    format!("expected a list of strings, found {}", kind_of(other)),
+                );
                 None
             }
         }

@@ -178,7 +178,10 @@ pub fn covered_files(scope: &Path, project: &Path, hooks: &[HookDef]) -> BTreeMa
             HookAction::Persistent { process, .. } => {
                 process.argv.iter().flat_map(|a| path_words(a, project)).collect()
             }
-            HookAction::InProcess { .. } | HookAction::Llm { .. } | HookAction::Unsupported { .. } => Vec::new(),
+            HookAction::InProcess { .. }
+            | HookAction::Llm { .. }
+            | HookAction::Http { .. }
+            | HookAction::Unsupported { .. } => Vec::new(),
         };
         for w in words {
             if out.len() >= MAX_COVERED_FILES {

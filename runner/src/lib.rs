@@ -11,6 +11,7 @@
 //! future (cancelling the event) kills the group too.
 
 mod groups;
+pub mod http;
 pub mod llm;
 mod persistent;
 mod plan;
@@ -488,6 +489,46 @@ impl Runner {
         HookRecord::from_answer(Arc::clone(hook), start.elapsed(), answer)
     }
 
+    /// POSTs the event to an HTTP hook and reads its answer; the request
+    /// runs on the blocking pool, bounded by the deadline.
+    #[expect(clippy::too_many_arguments, reason = "the parts of one Http action, kept borrowed")]
+    async fn run_http(
+        &self,
+        hook: &Arc<HookDef>,
+        url: &str,
+        headers: &[(String, String)],
+        allowed: &[String],
+        input: HookInput<'_>,
+        env: &RunEnv,
+        deadline: Instant,
+    ) -> HookRecord {
+        let vars: Vec<(String, String)> = env.vars.iter().chain(&hook.options.env).cloned().collect();
+        let env = RunEnv {
+            cwd: env.cwd.clone(),
+            vars,
+        };
+        let headers: Vec<(String, String)> = headers
+            .iter()
+            .map(|(k, v)| (k.clone(), http::interpolate(v, allowed, &env)))
+            .collect();
+        let (url, body, cap) = (url.to_string(), input.bytes.to_vec(), self.config.output_cap);
+        let left = deadline.saturating_duration_since(Instant::now());
+        let start = Instant::now();
+        let posted = tokio::task::spawn_blocking(move || http::post(&url, &headers, &body, left, cap));
+        let answer = match tokio::time::timeout_at(deadline + Duration::from_millis(200), posted).await {
+            Ok(Ok(answer)) => answer,
+            Ok(Err(e)) => http::Answer::Failed(Failure::new(FailureKind::Crash, format!("the request failed: {e}"))),
+            Err(_) => http::Answer::Failed(Failure::new(
+                FailureKind::Timeout,
+                format!("got no answer within {}s", secs(left)),
+            )),
+        };
+        match answer {
+            http::Answer::Body(captured) => HookRecord::interpret(Arc::clone(hook), captured),
+            http::Answer::Failed(f) => HookRecord::from_answer(Arc::clone(hook), start.elapsed(), Err(f)),
+        }
+    }
+
     /// Runs `hook` within its timeout and interprets the result.
     pub async fn run(&self, hook: &Arc<HookDef>, input: HookInput<'_>, env: &RunEnv) -> HookRecord {
         self.run_until(hook, input, env, Instant::now() + hook.timeout).await
@@ -518,6 +559,15 @@ impl Runner {
             HookAction::Unsupported { why, .. } => {
                 let failure = Failure::new(FailureKind::Spawn, why.clone());
                 return HookRecord::from_answer(Arc::clone(hook), Duration::ZERO, Err(failure));
+            }
+            HookAction::Http {
+                url,
+                headers,
+                allowed_env,
+            } => {
+                return self
+                    .run_http(hook, url, headers, allowed_env, input, env, deadline)
+                    .await;
             }
             HookAction::Command { command } => Program::Line(command),
             HookAction::Exec { program, args } => Program::Argv(program, args),

@@ -48,7 +48,7 @@ fn input_bytes(event: EventKind, dialect: Dialect, input: &Map<String, Value>) -
 
 /// Whether a hook reads its input as bytes (a process it starts).
 fn reads_bytes(hook: &HookDef) -> bool {
-    hook.command().is_some()
+    hook.command().is_some() || matches!(hook.action, hookshot_core::HookAction::Http { .. })
 }
 
 impl Runner {

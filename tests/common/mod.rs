@@ -70,3 +70,53 @@ pub fn stdout(o: &Output) -> Value {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// A real HTTP server on a loopback port, answering every request with
+/// one status and body (after an optional delay) and keeping what it was
+/// sent.
+pub struct HttpServer {
+    /// `http://127.0.0.1:PORT`.
+    pub url: String,
+    /// Each request: its head (request line and headers) and its body.
+    pub seen: std::sync::Arc<std::sync::Mutex<Vec<(String, String)>>>,
+}
+
+impl HttpServer {
+    pub fn start(status: u16, body: &str, delay: std::time::Duration) -> HttpServer {
+        use std::io::{BufRead, BufReader, Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (log, body) = (std::sync::Arc::clone(&seen), body.to_string());
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut head = String::new();
+                let mut length = 0;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                        break;
+                    }
+                    if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                        length = v.trim().parse().unwrap_or(0);
+                    }
+                    head.push_str(&line);
+                }
+                let mut sent = vec![0; length];
+                let _ = reader.read_exact(&mut sent);
+                log.lock()
+                    .unwrap()
+                    .push((head, String::from_utf8_lossy(&sent).into_owned()));
+                std::thread::sleep(delay);
+                let mut stream = stream;
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            }
+        });
+        HttpServer { url, seen }
+    }
+}

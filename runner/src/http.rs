@@ -1,0 +1,147 @@
+//! HTTP hooks (Claude Code's `type: "http"`): the event's JSON is POSTed
+//! with `Content-Type: application/json`, and a 2xx response body is read
+//! like a command's stdout. Anything else (another status, no connection,
+//! no answer in time) is a failure, which the failure policy turns into a
+//! warning or, under `closed`, a block.
+//!
+//! No proxy from the environment is used and no redirect is followed: a
+//! variable or a 3xx answer must not send the event, or take the verdict,
+//! from somewhere the settings did not name.
+
+use std::time::{Duration, Instant};
+
+use hookshot_core::{Captured, Exit, Failure, FailureKind};
+
+use crate::RunEnv;
+
+/// `$NAME` and `${NAME}` in `value`, replaced by the variable's value when
+/// `allowed` lists it, else by nothing (as Claude Code does).
+pub fn interpolate(value: &str, allowed: &[String], env: &RunEnv) -> String {
+    let lookup = |name: &str| -> String {
+        if !allowed.iter().any(|a| a == name) {
+            return String::new();
+        }
+        env.vars
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .or_else(|| std::env::var(name).ok())
+            .unwrap_or_default()
+    };
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(i) = rest.find('$') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let (name, used) = if let Some(inner) = after.strip_prefix('{') {
+            match inner.find('}') {
+                Some(end) => (&inner[..end], end + 2),
+                None => ("", 0),
+            }
+        } else {
+            let end = after
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(after.len());
+            (&after[..end], end)
+        };
+        if name.is_empty() {
+            out.push('$');
+            rest = after;
+        } else {
+            out.push_str(&lookup(name));
+            rest = &after[used..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// What the request came to.
+#[derive(Debug)]
+pub enum Answer {
+    /// A 2xx response: its body, as a command's captured stdout.
+    Body(Captured),
+    /// Why there is no usable answer.
+    Failed(Failure),
+}
+
+/// POSTs `body` to `url` with `headers`, within `limit`, keeping at most
+/// `cap` bytes of the response.
+pub fn post(url: &str, headers: &[(String, String)], body: &[u8], limit: Duration, cap: usize) -> Answer {
+    let start = Instant::now();
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(limit.max(Duration::from_millis(1))))
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .proxy(None)
+        .build()
+        .into();
+    let mut request = agent.post(url).header("Content-Type", "application/json");
+    for (k, v) in headers {
+        request = request.header(k, v);
+    }
+    let failed = |kind, why: String| Answer::Failed(Failure::new(kind, why));
+    let mut response = match request.send(body) {
+        Ok(r) => r,
+        Err(ureq::Error::Timeout(_)) => {
+            return failed(
+                FailureKind::Timeout,
+                format!("got no answer from {url} within {:.3}s", limit.as_secs_f64()),
+            );
+        }
+        Err(e) => return failed(FailureKind::Spawn, format!("could not POST to {url}: {e}")),
+    };
+    let status = response.status().as_u16();
+    let text = match response.body_mut().with_config().limit(cap as u64).read_to_string() {
+        Ok(t) => t,
+        Err(ureq::Error::Timeout(_)) => {
+            return failed(
+                FailureKind::Timeout,
+                format!("{url} did not finish its answer within {:.3}s", limit.as_secs_f64()),
+            );
+        }
+        Err(e) => {
+            return failed(
+                FailureKind::Protocol,
+                format!("{url} answered HTTP {status} with a body that could not be read: {e}"),
+            );
+        }
+    };
+    if !(200..300).contains(&status) {
+        let excerpt: String = text.chars().take(200).collect();
+        return failed(
+            FailureKind::Protocol,
+            format!("{url} answered HTTP {status}: {}", excerpt.trim()),
+        );
+    }
+    Answer::Body(Captured {
+        exit: Exit {
+            code: Some(0),
+            ..Exit::default()
+        },
+        stdout: text,
+        duration: start.elapsed(),
+        limit: Some(limit),
+        ..Captured::default()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_allowed_variables_are_interpolated() {
+        let env = RunEnv {
+            cwd: ".".into(),
+            vars: vec![("TOKEN".into(), "t0k".into()), ("SECRET".into(), "s3c".into())],
+        };
+        let allowed = vec!["TOKEN".to_string()];
+        assert_eq!(interpolate("Bearer $TOKEN", &allowed, &env), "Bearer t0k");
+        assert_eq!(interpolate("Bearer ${TOKEN}!", &allowed, &env), "Bearer t0k!");
+        assert_eq!(interpolate("x $SECRET y", &allowed, &env), "x  y");
+        assert_eq!(interpolate("cost $5 and $", &allowed, &env), "cost  and $");
+        assert_eq!(interpolate("${unclosed", &allowed, &env), "${unclosed");
+    }
+}
