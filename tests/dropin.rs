@@ -174,14 +174,14 @@ fn permission_request_decisions_as_claude_reads_them() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
-/// An http hook cannot run in this build: it is reported every time it
+/// An mcp_tool hook cannot run in this build: it is reported every time it
 /// would run (and blocks under the closed policy), never dropped.
 #[test]
 fn a_hook_type_hookshot_cannot_run_is_reported_and_blocks_when_closed() {
     let p = Project::new();
     let settings = |closed: bool| {
         let mut v = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "http", "url": "http://127.0.0.1:9/hook", "timeout": 3}]}]}});
+            {"type": "mcp_tool", "server": "my_server", "tool": "security_scan", "timeout": 3}]}]}});
         if closed {
             v["hooks"]["PreToolUse"][0]["hooks"][0]["onFailure"] = json!("block");
         }
@@ -191,7 +191,7 @@ fn a_hook_type_hookshot_cannot_run_is_reported_and_blocks_when_closed() {
     let o = p.fire("PreToolUse", &bash("ls"), &[], &[]);
     assert_eq!(o.status.code(), Some(0));
     let shown = stdout(&o)["systemMessage"].as_str().unwrap_or("").to_string();
-    assert!(shown.contains("\"http\" hook"), "{shown}");
+    assert!(shown.contains("\"mcp_tool\" hook"), "{shown}");
     p.write("proj/.claude/settings.json", &settings(true));
     let o = p.fire("PreToolUse", &bash("ls"), &[], &[]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
