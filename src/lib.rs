@@ -104,7 +104,7 @@ pub const JCLI_CHAIN_BUDGET: Duration = Duration::from_secs(30);
 pub struct Builder {
     settings: Vec<PathBuf>,
     settings_dialect: Option<Dialect>,
-    hook_of: Option<Dialect>,
+    hook_of: Option<Host>,
     workdir: Option<PathBuf>,
     discover: bool,
     agent_user_files: bool,
@@ -187,8 +187,9 @@ impl Builder {
     /// agent's words from inside one of its hook runs): the agent's own
     /// settings files (`.claude/settings*.json`, `~/.claude/settings.json`
     /// for Claude Code; `.gemini/settings.json`, `~/.gemini/settings.json`
-    /// for gemini-cli) are the agent's to run, and are not loaded again.
-    pub fn hook_of(mut self, agent: Option<Dialect>) -> Self {
+    /// for gemini-cli; `.codex/hooks.json`, `~/.codex/hooks.json` for
+    /// Codex) are the agent's to run, and are not loaded again.
+    pub fn hook_of(mut self, agent: Option<Host>) -> Self {
         self.hook_of = agent;
         self
     }
@@ -264,7 +265,7 @@ struct SourceSpec {
     discover: Option<(Option<PathBuf>, Option<PathBuf>, bool)>,
     settings: Vec<PathBuf>,
     settings_dialect: Option<Dialect>,
-    hook_of: Option<Dialect>,
+    hook_of: Option<Host>,
     trust: TrustPolicy,
 }
 
@@ -287,15 +288,27 @@ impl SourceSpec {
     }
 }
 
+/// An agent that runs hookshot as one of its hooks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Host {
+    /// Claude Code.
+    Claude,
+    /// gemini-cli.
+    Gemini,
+    /// OpenAI Codex (Claude Code's hook format and event names, stricter
+    /// answers: see the CLI's `fire`).
+    Codex,
+}
+
 /// Whether `path` is one of the settings files `agent` reads and runs
 /// itself.
-fn agents_own_file(agent: Dialect, path: &Path) -> bool {
+fn agents_own_file(agent: Host, path: &Path) -> bool {
     let dir = path.parent().and_then(Path::file_name).and_then(|d| d.to_str());
     let name = path.file_name().and_then(|n| n.to_str());
     match agent {
-        Dialect::Claude => dir == Some(".claude") && matches!(name, Some("settings.json" | "settings.local.json")),
-        Dialect::Gemini => dir == Some(".gemini") && name == Some("settings.json"),
-        Dialect::Jcli | Dialect::Picoclaw => false,
+        Host::Claude => dir == Some(".claude") && matches!(name, Some("settings.json" | "settings.local.json")),
+        Host::Gemini => dir == Some(".gemini") && name == Some("settings.json"),
+        Host::Codex => dir == Some(".codex") && name == Some("hooks.json"),
     }
 }
 

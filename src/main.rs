@@ -332,24 +332,58 @@ fn trust_policy(trust_project: bool) -> TrustPolicy {
 /// and the event is named in their words. Its own settings files are then
 /// its business (it runs those hooks itself); loading them too would run
 /// each of them twice.
-fn calling_agent(event: EventKind, dialect: hookshot::Dialect) -> Option<hookshot::Dialect> {
+fn calling_agent(event: EventKind, dialect: hookshot::Dialect, codex: bool) -> Option<hookshot::Host> {
     use hookshot::Dialect::{Claude, Gemini};
     let set = |v: &str| std::env::var_os(v).is_some_and(|x| !x.is_empty());
     let claude_name = event.name_in(Claude) == Some(event.display_in(dialect));
+    if codex {
+        return Some(hookshot::Host::Codex);
+    }
     if set("CLAUDE_PROJECT_DIR") && (dialect == Claude || claude_name && !set("GEMINI_PROJECT_DIR")) {
-        return Some(Claude);
+        return Some(hookshot::Host::Claude);
     }
     if set("GEMINI_PROJECT_DIR") && dialect == Gemini {
-        return Some(Gemini);
+        return Some(hookshot::Host::Gemini);
     }
     None
+}
+
+/// Codex sends Claude Code's event names and reads Claude Code's answers,
+/// but more strictly: an answer it finds invalid (`permissionDecision:
+/// "ask"`, `"allow"` without `updatedInput`, `continue: false` before a
+/// tool) fails the hook and the tool runs. A question or a stop is
+/// therefore a denial for Codex, given with exit code 2, which Codex
+/// always honours; a bare allow is no answer.
+fn answer_codex(outcome: &mut hookshot::Outcome) {
+    use hookshot::{Decision, EventKind};
+    if !matches!(outcome.event, EventKind::BeforeTool | EventKind::PermissionRequest) {
+        return;
+    }
+    let o = &mut outcome.output;
+    if o.decision == Decision::Ask || o.stop {
+        let why = o
+            .reason
+            .clone()
+            .or_else(|| o.stop_reason.clone())
+            .unwrap_or_else(|| "a hook asked for confirmation".into());
+        o.reason = Some(format!(
+            "{why} (Codex hooks cannot ask for confirmation, so hookshot denies)"
+        ));
+        o.decision = Decision::Block;
+        o.stop = false;
+        o.stop_reason = None;
+    }
+    if o.decision == Decision::Allow && o.tool_input.is_none() {
+        o.decision = Decision::Undecided;
+    }
+    o.suppress_output = false;
 }
 
 fn build(sources: &Sources) -> Result<HookSystem, Fail> {
     build_for(sources, None)
 }
 
-fn build_for(sources: &Sources, hook_of: Option<hookshot::Dialect>) -> Result<HookSystem, Fail> {
+fn build_for(sources: &Sources, hook_of: Option<hookshot::Host>) -> Result<HookSystem, Fail> {
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let mut b = HookSystem::builder()
         .workdir(sources.workdir.clone().unwrap_or_else(|| PathBuf::from(".")))
@@ -435,8 +469,13 @@ async fn run(command: Command) -> Result<u8, Fail> {
         } => {
             let (event, dialect) = parse_event(&event)?;
             let input = read_input(input.as_deref())?;
-            let hooks = build_for(&sources, calling_agent(event, dialect))?;
-            let outcome = hooks.fire(event, input).await;
+            // Codex sends a turn_id with every event; Claude Code does not.
+            let codex = dialect == hookshot::Dialect::Claude && input.contains_key("turn_id");
+            let hooks = build_for(&sources, calling_agent(event, dialect, codex))?;
+            let mut outcome = hooks.fire(event, input).await;
+            if codex {
+                answer_codex(&mut outcome);
+            }
             for w in &outcome.warnings {
                 eprintln!("hookshot: warning: {w}");
             }

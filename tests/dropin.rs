@@ -354,3 +354,55 @@ fn allowed_http_hook_urls_keep_the_event_home() {
         stdout(&o)
     );
 }
+
+/// Codex reads Claude Code's answers more strictly: a question it cannot
+/// ask would fail the hook and let the tool run, so for Codex (which sends
+/// a `turn_id`) a question is a denial with exit code 2.
+#[test]
+fn codex_gets_a_denial_where_claude_code_gets_a_question() {
+    let p = Project::new();
+    p.write(
+        "proj/.hookshot/settings.json",
+        &json!({"builtins": {"dangerous_confirmation": {"mode": "ask"}}}).to_string(),
+    );
+    let claude = bash("rm -rf /");
+    let o = p.fire("PreToolUse", &claude, &[], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o)["hookSpecificOutput"]["permissionDecision"], "ask");
+    let mut codex = claude.clone();
+    codex["turn_id"] = json!("turn-1");
+    codex["model"] = json!("gpt-5");
+    let o = p.fire("PreToolUse", &codex, &[], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("Codex hooks cannot ask for confirmation"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(stdout(&o)["hookSpecificOutput"]["permissionDecision"], "deny");
+}
+
+/// `.codex/hooks.json` has Claude Code's format and loads as such; when
+/// Codex itself runs hookshot, that file is Codex's to run, not loaded again.
+#[test]
+fn codex_hook_files_load_unless_codex_is_the_caller() {
+    let p = Project::new();
+    p.write(
+        "proj/.codex/hooks.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+            "command": "cat >/dev/null; echo ran >> ran.log; echo 'not here' >&2; exit 2", "timeout": 5}]}]}})
+        .to_string(),
+    );
+    let o = p.fire("PreToolUse", &bash("ls"), &[], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not here"));
+    let mut codex = bash("ls");
+    codex["turn_id"] = json!("turn-1");
+    let o = p.fire("PreToolUse", &codex, &[], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(p.path("proj/ran.log")).unwrap(),
+        "ran\n",
+        "ran twice"
+    );
+}

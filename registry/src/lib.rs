@@ -65,7 +65,8 @@ impl Source {
 
     /// The dialect the file is read in, when known before reading it: as
     /// the user named it, else as its place says (`.claude/`, a Claude Code
-    /// plugin's `hooks/hooks.json` are Claude Code's; `.gemini/` and
+    /// plugin's `hooks/hooks.json` and Codex's `.codex/hooks.json`, which
+    /// has Claude Code's format, are read as Claude Code's; `.gemini/` and
     /// `gemini-extension.json` gemini-cli's; `hooks.yaml` and `.jcli/`
     /// jcli's). `None`: the content decides.
     pub fn dialect(&self) -> Option<Dialect> {
@@ -75,7 +76,8 @@ impl Source {
         let name = self.path.file_name()?.to_str()?;
         let dir = self.path.parent().and_then(Path::file_name).and_then(|d| d.to_str());
         match (dir, name) {
-            (Some(".claude"), _) => Some(Dialect::Claude),
+            // Codex reads the same hooks format as Claude Code.
+            (Some(".claude"), _) | (Some(".codex"), "hooks.json") => Some(Dialect::Claude),
             (Some(".gemini"), _) | (_, "gemini-extension.json") => Some(Dialect::Gemini),
             (Some(".jcli"), _) | (_, "hooks.yaml" | "hooks.yml") => Some(Dialect::Jcli),
             (Some("hooks"), "hooks.json") if self.plugin_root().is_some() => Some(Dialect::Claude),
@@ -687,6 +689,7 @@ pub fn discover(
     if agent_user_files && let Some(h) = home {
         add(h.join(".gemini/settings.json"), SourceKind::User, None);
         add(h.join(".claude/settings.json"), SourceKind::User, None);
+        add(h.join(".codex/hooks.json"), SourceKind::User, None);
         add(h.join(".jdata/agent/hooks.yaml"), SourceKind::User, None);
     }
     // Extensions: the user's, then the project's (`extensions/<name>/`).
@@ -705,6 +708,7 @@ pub fn discover(
         ".gemini/settings.json",
         ".claude/settings.json",
         ".claude/settings.local.json",
+        ".codex/hooks.json",
         ".jcli/hooks.yaml",
     ] {
         add(project.join(rel), SourceKind::Project, Some(project));
