@@ -406,3 +406,52 @@ fn codex_hook_files_load_unless_codex_is_the_caller() {
         "ran twice"
     );
 }
+
+/// A hook written for Claude Code fires on gemini-cli's name for the same
+/// tool and sees the name (and argument names) it was written for; a
+/// gemini hook does the same the other way round.
+#[test]
+fn hooks_see_tools_under_their_own_agents_names() {
+    let p = Project::new();
+    p.write(
+        "proj/.claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash|Read", "hooks": [{"type": "command",
+            "if": "Bash(rm *)",
+            "command": "cat > claude-saw.json; echo 'no rm here' >&2; exit 2", "timeout": 5}]}]}})
+        .to_string(),
+    );
+    p.write(
+        "proj/.gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command",
+            "command": "cat > gemini-saw.json", "timeout": 5}]}]}})
+        .to_string(),
+    );
+    let gemini =
+        json!({"session_id": "s", "tool_name": "run_shell_command", "tool_input": {"command": "rm -rf build"}});
+    let o = p.fire("BeforeTool", &gemini, &[], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let saw: Value = serde_json::from_str(&std::fs::read_to_string(p.path("proj/claude-saw.json")).unwrap()).unwrap();
+    assert_eq!(saw["tool_name"], "Bash");
+    assert_eq!(saw["hook_event_name"], "PreToolUse");
+    // Claude Code's own event reaches the gemini hook as run_shell_command.
+    let o = p.fire("PreToolUse", &bash("ls"), &[], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let saw: Value = serde_json::from_str(&std::fs::read_to_string(p.path("proj/gemini-saw.json")).unwrap()).unwrap();
+    assert_eq!(saw["tool_name"], "run_shell_command");
+    // gemini's read_file takes absolute_path; Claude's Read, file_path.
+    std::fs::remove_file(p.path("proj/claude-saw.json")).unwrap();
+    let read = json!({"session_id": "s", "tool_name": "read_file", "tool_input": {"absolute_path": "/p/a.rs"}});
+    p.write(
+        "proj/.claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [{"type": "command",
+            "command": "cat > claude-saw.json", "timeout": 5}]}]}})
+        .to_string(),
+    );
+    let o = p.fire("BeforeTool", &read, &[], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let saw: Value = serde_json::from_str(&std::fs::read_to_string(p.path("proj/claude-saw.json")).unwrap()).unwrap();
+    assert_eq!(
+        (saw["tool_name"].as_str(), saw["tool_input"]["file_path"].as_str()),
+        (Some("Read"), Some("/p/a.rs"))
+    );
+}

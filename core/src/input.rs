@@ -52,6 +52,24 @@ pub fn fill_common(input: &mut Map<String, Value>, event: EventKind, facts: &Ses
 pub fn for_dialect(event: EventKind, dialect: Dialect, canonical: &Map<String, Value>) -> Map<String, Value> {
     let mut m = canonical.clone();
     m.insert("hook_event_name".into(), json!(event.display_in(dialect)));
+    // The tool under the name (and argument names) the hook's agent uses.
+    if matches!(dialect, Dialect::Claude | Dialect::Gemini)
+        && let Some(Value::String(tool)) = canonical.get("tool_name")
+    {
+        let named = crate::tools::name_in(dialect, tool);
+        if named != tool.as_str() {
+            if dialect == Dialect::Claude
+                && let Some(Value::Object(args)) = m.get_mut("tool_input")
+            {
+                for (from, to) in crate::tools::claude_arguments(tool) {
+                    if let Some(v) = args.remove(*from) {
+                        args.entry(*to).or_insert(v);
+                    }
+                }
+            }
+            m.insert("tool_name".into(), json!(named));
+        }
+    }
     match dialect {
         Dialect::Gemini => {}
         Dialect::Claude => {

@@ -15,6 +15,7 @@ pub mod output;
 pub mod paths;
 pub mod record;
 pub mod suggest;
+pub mod tools;
 
 pub use event::{Dialect, EventKind, MatchTarget};
 pub use hook::{

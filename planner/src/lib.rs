@@ -329,6 +329,26 @@ impl Planner {
         plan
     }
 
+    /// The hooks whose matcher matches the tool or trigger `name`.
+    fn matching(&self, idx: &EventIndex, name: &str, argument: Option<&str>, ids: &mut Vec<u32>) {
+        if let Some(v) = idx.exact.get(name) {
+            ids.extend_from_slice(v);
+        }
+        idx.prefix.probe(name, true, ids);
+        idx.suffix.probe(name, false, ids);
+        if let Some(ac) = &idx.contains {
+            for m in ac.find_overlapping_iter(name) {
+                ids.extend_from_slice(&idx.contains_hooks[m.pattern().as_usize()]);
+            }
+        }
+        if let Some(set) = &idx.regex {
+            ids.extend(set.matches(name).iter().map(|p| idx.regex_hooks[p]));
+        }
+        if let (Some((set, hooks)), Some(arg)) = (idx.arg_filters.get(name), argument) {
+            ids.extend(set.matches(arg).into_iter().map(|g| hooks[g]));
+        }
+    }
+
     /// The plan computed afresh, bypassing the cache (what `plan_us` in
     /// `hookshot bench` measures: matching included).
     pub fn plan_uncached(&self, event: EventKind, target: Target<'_>) -> Plan {
@@ -344,21 +364,11 @@ impl Planner {
     fn compute(&self, idx: &EventIndex, target: Target<'_>) -> Plan {
         let name = target.name.unwrap_or("");
         let mut ids: Vec<u32> = idx.any.clone();
-        if let Some(v) = idx.exact.get(name) {
-            ids.extend_from_slice(v);
-        }
-        idx.prefix.probe(name, true, &mut ids);
-        idx.suffix.probe(name, false, &mut ids);
-        if let Some(ac) = &idx.contains {
-            for m in ac.find_overlapping_iter(name) {
-                ids.extend_from_slice(&idx.contains_hooks[m.pattern().as_usize()]);
-            }
-        }
-        if let Some(set) = &idx.regex {
-            ids.extend(set.matches(name).iter().map(|p| idx.regex_hooks[p]));
-        }
-        if let (Some((set, hooks)), Some(arg)) = (idx.arg_filters.get(name), target.argument) {
-            ids.extend(set.matches(arg).into_iter().map(|g| hooks[g]));
+        // A matcher naming the tool in any agent's words matches it:
+        // Claude's `Bash` is gemini's `run_shell_command`.
+        self.matching(idx, name, target.argument, &mut ids);
+        for alias in hookshot_core::tools::aliases(name) {
+            self.matching(idx, alias, target.argument, &mut ids);
         }
         // Probes from a `.` that stops at newlines hold for one-line
         // targets only.
@@ -422,26 +432,25 @@ fn dedup_by_identity(hooks: &mut Vec<Arc<HookDef>>) {
 /// matcher tried on its own. Used by tests and benchmarks as the baseline.
 pub fn naive_plan(hooks: &[Arc<HookDef>], event: EventKind, target: Target<'_>) -> Vec<Arc<HookDef>> {
     let name = target.name.unwrap_or("");
+    let names: Vec<&str> = std::iter::once(name)
+        .chain(hookshot_core::tools::aliases(name).map(|a| -> &str { a }))
+        .collect();
+    let matches = |h: &HookDef, name: &str| match &h.matcher {
+        MatcherSpec::Any => true,
+        MatcherSpec::Exact(names) => names.iter().any(|n| n == name),
+        MatcherSpec::Regex(p) => regex::Regex::new(p).is_ok_and(|r| r.is_match(name)),
+        MatcherSpec::FullRegex(p) => regex::Regex::new(&format!("^(?:{p})$")).is_ok_and(|r| r.is_match(name)),
+        MatcherSpec::ToolArgs(filters) => filters.iter().any(|(tool, glob)| {
+            tool == name
+                && target
+                    .argument
+                    .is_some_and(|a| arg_glob(tool, glob).is_ok_and(|g| g.compile_matcher().is_match(a)))
+        }),
+    };
     let mut out: Vec<Arc<HookDef>> = hooks
         .iter()
         .filter(|h| h.event == event)
-        .filter(|h| {
-            event.match_target() == MatchTarget::None
-                || match &h.matcher {
-                    MatcherSpec::Any => true,
-                    MatcherSpec::Exact(names) => names.iter().any(|n| n == name),
-                    MatcherSpec::Regex(p) => regex::Regex::new(p).is_ok_and(|r| r.is_match(name)),
-                    MatcherSpec::FullRegex(p) => {
-                        regex::Regex::new(&format!("^(?:{p})$")).is_ok_and(|r| r.is_match(name))
-                    }
-                    MatcherSpec::ToolArgs(filters) => filters.iter().any(|(tool, glob)| {
-                        tool == name
-                            && target
-                                .argument
-                                .is_some_and(|a| arg_glob(tool, glob).is_ok_and(|g| g.compile_matcher().is_match(a)))
-                    }),
-                }
-        })
+        .filter(|h| event.match_target() == MatchTarget::None || names.iter().any(|n| matches(h, n)))
         .filter(|h| {
             h.model_prefix
                 .as_ref()

@@ -103,7 +103,8 @@ impl CompiledRule {
     /// Whether a call of `tool` with main argument `argument` (the command,
     /// the file path, the URL), made in `cwd`, matches.
     pub fn matches(&self, tool: Option<&str>, argument: Option<&str>, cwd: Option<&str>) -> bool {
-        if tool != Some(self.tool.as_str()) {
+        // `Bash(git *)` holds for gemini's run_shell_command too.
+        if !tool.is_some_and(|t| hookshot_core::tools::same_tool(t, &self.tool)) {
             return false;
         }
         let Some(arg) = argument else {

@@ -33,17 +33,7 @@ pub struct PlanRun<'a> {
 
 /// The bytes a process hook of `dialect` reads on stdin for `event`.
 fn input_bytes(event: EventKind, dialect: Dialect, input: &Map<String, Value>) -> Vec<u8> {
-    let shaped = if dialect == Dialect::Gemini {
-        let mut m = input.clone();
-        m.insert(
-            "hook_event_name".into(),
-            Value::String(event.display_in(Dialect::Gemini).into()),
-        );
-        m
-    } else {
-        for_dialect(event, dialect, input)
-    };
-    serde_json::to_vec(&shaped).unwrap_or_else(|_| b"{}".to_vec())
+    serde_json::to_vec(&for_dialect(event, dialect, input)).unwrap_or_else(|_| b"{}".to_vec())
 }
 
 /// Whether a hook reads its input as bytes (a process it starts).

@@ -1,0 +1,89 @@
+//! The same tool under each agent's name: a hook written for Claude Code
+//! (`"matcher": "Bash"`) must fire on gemini-cli's `run_shell_command`, and
+//! see the name it was written for, as it would under its own agent.
+
+use std::borrow::Cow;
+
+use crate::Dialect;
+
+/// Argument renames, gemini's name to Claude's.
+type Renames = &'static [(&'static str, &'static str)];
+
+/// gemini-cli's name, Claude Code's name, and the argument renames from
+/// gemini's to Claude's (where the two differ).
+const TOOLS: &[(&str, &str, Renames)] = &[
+    ("run_shell_command", "Bash", &[]),
+    ("write_file", "Write", &[]),
+    ("replace", "Edit", &[]),
+    ("read_file", "Read", &[("absolute_path", "file_path")]),
+    ("read_many_files", "Read", &[]),
+    ("glob", "Glob", &[]),
+    ("search_file_content", "Grep", &[]),
+    ("grep_search", "Grep", &[]),
+    ("list_directory", "LS", &[]),
+    ("web_fetch", "WebFetch", &[]),
+    ("google_web_search", "WebSearch", &[]),
+    ("write_todos", "TodoWrite", &[]),
+];
+
+/// Every name of the tool `name` other than `name` itself.
+pub fn aliases(name: &str) -> impl Iterator<Item = &'static str> + '_ {
+    TOOLS.iter().filter_map(move |(gemini, claude, _)| {
+        if *gemini == name && *claude != name {
+            Some(*claude)
+        } else if *claude == name && *gemini != name {
+            Some(*gemini)
+        } else {
+            None
+        }
+    })
+}
+
+/// Whether `a` and `b` name the same tool.
+pub fn same_tool(a: &str, b: &str) -> bool {
+    a == b || aliases(a).any(|x| x == b)
+}
+
+/// `name` as `dialect` calls the tool (unchanged when unknown, or when the
+/// dialect has no names of its own).
+pub fn name_in(dialect: Dialect, name: &str) -> Cow<'_, str> {
+    let found = TOOLS.iter().find(|(g, c, _)| *g == name || *c == name);
+    match (dialect, found) {
+        (Dialect::Claude, Some((_, claude, _))) => Cow::Borrowed(claude),
+        (Dialect::Gemini, Some((gemini, claude, _))) if *claude == name => {
+            // Claude's Read and Grep stand for more than one gemini tool;
+            // the first is the one gemini hooks match on.
+            Cow::Borrowed(gemini)
+        }
+        _ => Cow::Borrowed(name),
+    }
+}
+
+/// gemini's argument names renamed to Claude's for the tool `gemini_name`
+/// (a Claude hook reads `file_path`, not `absolute_path`).
+pub fn claude_arguments(gemini_name: &str) -> Renames {
+    TOOLS
+        .iter()
+        .find(|(g, _, _)| *g == gemini_name)
+        .map_or(&[], |(_, _, renames)| renames)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_translate_both_ways() {
+        assert_eq!(name_in(Dialect::Claude, "run_shell_command"), "Bash");
+        assert_eq!(name_in(Dialect::Gemini, "Bash"), "run_shell_command");
+        assert_eq!(name_in(Dialect::Claude, "Bash"), "Bash");
+        assert_eq!(name_in(Dialect::Gemini, "mcp__db__query"), "mcp__db__query");
+        assert_eq!(name_in(Dialect::Gemini, "Read"), "read_file");
+        assert!(same_tool("Edit", "replace"));
+        assert!(!same_tool("Edit", "write_file"));
+        assert_eq!(
+            aliases("Grep").collect::<Vec<_>>(),
+            ["search_file_content", "grep_search"]
+        );
+    }
+}
