@@ -513,7 +513,7 @@ fn extension_hooks_load_with_their_own_path_and_need_trust() {
     )
     .unwrap();
     let manifest = json!({"name": "guard", "version": "1.0.0", "hooks": {"BeforeTool": [{"hooks": [
-        {"type": "command", "command": "sh ${extensionPath}/guard.sh", "timeout": 5000}]}]}});
+        {"type": "command", "command": "sh ${extensionPath}${/}guard.sh ${workspacePath}", "timeout": 5000}]}]}});
     std::fs::write(ext.join("gemini-extension.json"), manifest.to_string()).unwrap();
     let o = fire_in(dir.path(), &[]);
     assert_eq!(o.status.code(), Some(0), "an untrusted extension's hook must not run");
@@ -529,12 +529,11 @@ fn extension_hooks_load_with_their_own_path_and_need_trust() {
         .unwrap();
     let rows: Value = serde_json::from_slice(&l.stdout).unwrap();
     assert_eq!(rows[0]["source"], "extension");
-    assert!(
-        rows[0]["command"]
-            .as_str()
-            .unwrap()
-            .contains(".hookshot/extensions/guard/guard.sh")
-    );
+    // gemini-cli's variables: the extension's folder, the path separator,
+    // the workspace.
+    let command = rows[0]["command"].as_str().unwrap();
+    assert!(command.contains(".hookshot/extensions/guard/guard.sh"), "{command}");
+    assert!(command.ends_with(&format!(" {}", dir.path().display())), "{command}");
 }
 
 /// One recorded model answer with this text.

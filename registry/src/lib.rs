@@ -50,6 +50,8 @@ pub struct Source {
     /// otherwise the file's place decides ([`Source::dialect`]), then its
     /// content.
     pub dialect: Option<Dialect>,
+    /// For an extension: the workspace its `${workspacePath}` names.
+    pub workspace: Option<PathBuf>,
 }
 
 impl Source {
@@ -60,6 +62,7 @@ impl Source {
             kind,
             scope: None,
             dialect: None,
+            workspace: None,
         }
     }
 
@@ -131,7 +134,7 @@ impl Source {
             }
         })?;
         let text = if self.kind == SourceKind::Extension {
-            expand_extension_path(&self.path, &text)
+            expand_extension_path(&self.path, self.workspace.as_deref(), &text)
         } else {
             text
         };
@@ -582,10 +585,20 @@ fn extension_dir(file: &Path) -> &Path {
 /// gemini-cli's `${extensionPath}`: the extension's own folder, so its
 /// hooks can name their scripts wherever it is installed. The path is
 /// escaped as a JSON string body, since it lands inside one.
-fn expand_extension_path(file: &Path, text: &str) -> String {
-    let dir = extension_dir(file).display().to_string();
-    let escaped = serde_json::to_string(&dir).unwrap_or_default();
-    text.replace("${extensionPath}", escaped.trim_matches('"'))
+fn expand_extension_path(file: &Path, workspace: Option<&Path>, text: &str) -> String {
+    // Substituted into JSON text: each value goes in escaped.
+    let json = |p: &Path| {
+        let s = serde_json::to_string(&p.display().to_string()).unwrap_or_default();
+        s.trim_matches('"').to_string()
+    };
+    let mut out = text
+        .replace("${extensionPath}", &json(&extension_dir(file)))
+        .replace("${/}", "/")
+        .replace("${pathSeparator}", "/");
+    if let Some(w) = workspace {
+        out = out.replace("${workspacePath}", &json(w));
+    }
+    out
 }
 
 /// Extension folders under `root`: each `<name>/` with a
@@ -668,6 +681,7 @@ pub fn discover(
                 kind,
                 scope: scope.map(Path::to_path_buf),
                 dialect: None,
+                workspace: (kind == SourceKind::Extension).then(|| project.to_path_buf()),
             });
         }
     };
