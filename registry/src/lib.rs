@@ -592,7 +592,7 @@ fn expand_extension_path(file: &Path, workspace: Option<&Path>, text: &str) -> S
         s.trim_matches('"').to_string()
     };
     let mut out = text
-        .replace("${extensionPath}", &json(&extension_dir(file)))
+        .replace("${extensionPath}", &json(extension_dir(file)))
         .replace("${/}", "/")
         .replace("${pathSeparator}", "/");
     if let Some(w) = workspace {
