@@ -308,7 +308,7 @@ fn agents_own_file(agent: Host, path: &Path) -> bool {
     match agent {
         Host::Claude => dir == Some(".claude") && matches!(name, Some("settings.json" | "settings.local.json")),
         Host::Gemini => dir == Some(".gemini") && name == Some("settings.json"),
-        Host::Codex => dir == Some(".codex") && name == Some("hooks.json"),
+        Host::Codex => dir == Some(".codex") && matches!(name, Some("hooks.json" | "config.toml")),
     }
 }
 

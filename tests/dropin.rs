@@ -455,3 +455,27 @@ fn hooks_see_tools_under_their_own_agents_names() {
         (Some("Read"), Some("/p/a.rs"))
     );
 }
+
+/// Codex's inline hooks in `.codex/config.toml` load like its hooks.json;
+/// a broken one is reported at its line.
+#[test]
+fn codex_config_toml_hooks_load() {
+    let p = Project::new();
+    p.write(
+        "proj/.codex/config.toml",
+        "model = \"gpt-5\"\n\n[features]\nhooks = true\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"cat >/dev/null; echo 'toml says no' >&2; exit 2\"\ntimeout = 5\n",
+    );
+    let o = p.fire("PreToolUse", &bash("ls"), &[], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("toml says no"));
+    p.write(
+        "proj/.codex/config.toml",
+        "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"comand\"\n",
+    );
+    let o = p.fire("PreToolUse", &bash("ls"), &[], &[]);
+    let said = stdout(&o).to_string();
+    assert!(
+        said.contains("config.toml:4:") && said.contains("/hooks/PreToolUse/0/hooks/0/type"),
+        "{said}"
+    );
+}

@@ -17,6 +17,7 @@ mod position;
 mod read;
 mod schema;
 mod settings;
+mod toml;
 mod trust;
 mod yaml;
 
@@ -80,7 +81,7 @@ impl Source {
         let dir = self.path.parent().and_then(Path::file_name).and_then(|d| d.to_str());
         match (dir, name) {
             // Codex reads the same hooks format as Claude Code.
-            (Some(".claude"), _) | (Some(".codex"), "hooks.json") => Some(Dialect::Claude),
+            (Some(".claude"), _) | (Some(".codex"), "hooks.json" | "config.toml") => Some(Dialect::Claude),
             (Some(".gemini"), _) | (_, "gemini-extension.json") => Some(Dialect::Gemini),
             (Some(".jcli"), _) | (_, "hooks.yaml" | "hooks.yml") => Some(Dialect::Jcli),
             (Some("hooks"), "hooks.json") if self.plugin_root().is_some() => Some(Dialect::Claude),
@@ -704,6 +705,7 @@ pub fn discover(
         add(h.join(".gemini/settings.json"), SourceKind::User, None);
         add(h.join(".claude/settings.json"), SourceKind::User, None);
         add(h.join(".codex/hooks.json"), SourceKind::User, None);
+        add(h.join(".codex/config.toml"), SourceKind::User, None);
         add(h.join(".jdata/agent/hooks.yaml"), SourceKind::User, None);
     }
     // Extensions: the user's, then the project's (`extensions/<name>/`).
@@ -723,6 +725,7 @@ pub fn discover(
         ".claude/settings.json",
         ".claude/settings.local.json",
         ".codex/hooks.json",
+        ".codex/config.toml",
         ".jcli/hooks.yaml",
     ] {
         add(project.join(rel), SourceKind::Project, Some(project));

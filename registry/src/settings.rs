@@ -86,8 +86,11 @@ pub struct Context {
 /// [`parse`] with what the file's place says about it.
 pub fn parse_with(path: &Path, text: &str, source: SourceKind, cx: &Context) -> Result<SettingsFile, Error> {
     let looks_yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
+    let looks_toml = matches!(path.extension().and_then(|e| e.to_str()), Some("toml"));
     let (value, positions) = if looks_yaml {
         crate::yaml::parse(path, text)?
+    } else if looks_toml {
+        crate::toml::parse(path, text)?
     } else {
         let value: Value = serde_json::from_str(text).map_err(|e| {
             Error::Syntax(Diagnostic {
