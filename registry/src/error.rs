@@ -82,3 +82,18 @@ impl Error {
         }
     }
 }
+
+impl Error {
+    /// A file that does not parse, at `line`:`column`.
+    pub(crate) fn syntax(path: &std::path::Path, line: usize, column: usize, message: String) -> Error {
+        Error::Syntax(Diagnostic {
+            at: Provenance {
+                file: Some(path.to_path_buf()),
+                line,
+                column,
+                pointer: String::new(),
+            },
+            message,
+        })
+    }
+}

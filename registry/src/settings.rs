@@ -961,16 +961,7 @@ impl Parser<'_> {
         };
         let allowed_env = match h.get("allowedEnvVars") {
             None => Vec::new(),
-            Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
-                items.iter().filter_map(Value::as_str).map(str::to_string).collect()
-            }
-            Some(other) => {
-                self.error(
-                    &format!("{ptr}/allowedEnvVars"),
-                    format!("expected a list of variable names, found {}", kind_of(other)),
-                );
-                Vec::new()
-            }
+            Some(v) => self.strings(v, &format!("{ptr}/allowedEnvVars"), "variable names"),
         };
         Some(HookAction::Http {
             url,
@@ -981,16 +972,19 @@ impl Parser<'_> {
 
     /// A top-level list of strings, if present.
     fn string_list(&mut self, top: &Map<String, Value>, key: &str) -> Option<Vec<String>> {
-        match top.get(key)? {
+        let v = top.get(key)?;
+        Some(self.strings(v, &format!("/{key}"), "strings"))
+    }
+
+    /// A list of strings at `ptr`; anything else is an error (and no list).
+    fn strings(&mut self, v: &Value, ptr: &str, what: &str) -> Vec<String> {
+        match v {
             Value::Array(items) if items.iter().all(Value::is_string) => {
-                Some(items.iter().filter_map(Value::as_str).map(str::to_string).collect())
+                items.iter().filter_map(Value::as_str).map(str::to_string).collect()
             }
             other => {
-                self.error(
-                    &format!("/{key}"),
-                    format!("expected a list of strings, found {}", kind_of(other)),
-                );
-                None
+                self.error(ptr, format!("expected a list of {what}, found {}", kind_of(other)));
+                Vec::new()
             }
         }
     }
@@ -1178,16 +1172,7 @@ impl Parser<'_> {
             let list = |me: &mut Self, key: &str| -> Vec<String> {
                 match spec.get(key) {
                     None => Vec::new(),
-                    Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
-                        items.iter().filter_map(Value::as_str).map(str::to_string).collect()
-                    }
-                    Some(other) => {
-                        me.error(
-                            &format!("{ptr}/{key}"),
-                            format!("expected a list of names, found {}", kind_of(other)),
-                        );
-                        Vec::new()
-                    }
+                    Some(v) => me.strings(v, &format!("{ptr}/{key}"), "names"),
                 }
             };
             let intercept = list(self, "intercept");

@@ -9,25 +9,16 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use hookshot_core::Provenance;
 use serde_json::{Map, Value};
 
-use crate::error::{Diagnostic, Error};
+use crate::error::Error;
 use crate::position::{Positions, escape_token};
 
 /// The `hooks` of a `config.toml`, as `{"hooks": ...}`, with positions.
 pub fn parse(path: &Path, text: &str) -> Result<(Value, Positions), Error> {
     let doc: Value = ::toml::from_str(text).map_err(|e| {
         let (line, column) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
-        Error::Syntax(Diagnostic {
-            at: Provenance {
-                file: Some(path.to_path_buf()),
-                line,
-                column,
-                pointer: String::new(),
-            },
-            message: format!("invalid TOML: {}", e.message()),
-        })
+        Error::syntax(path, line, column, format!("invalid TOML: {}", e.message()))
     })?;
     let mut top = Map::new();
     if let Some(hooks) = doc.get("hooks") {

@@ -6,12 +6,11 @@
 
 use std::path::Path;
 
-use hookshot_core::Provenance;
 use serde_json::{Map, Value};
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
-use crate::error::{Diagnostic, Error};
+use crate::error::Error;
 use crate::position::{Positions, escape_token};
 
 /// The most values a file may expand to, aliases included: a few
@@ -185,17 +184,7 @@ pub fn parse(path: &Path, text: &str) -> Result<(Value, Positions), Error> {
         aliases: 0,
         error: None,
     };
-    let syntax = |line: usize, column: usize, message: String| {
-        Error::Syntax(Diagnostic {
-            at: Provenance {
-                file: Some(path.to_path_buf()),
-                line,
-                column,
-                pointer: String::new(),
-            },
-            message,
-        })
-    };
+    let syntax = |line: usize, column: usize, message: String| Error::syntax(path, line, column, message);
     Parser::new_from_str(text).load(&mut b, false).map_err(|e| {
         let m = e.marker();
         syntax(m.line(), m.col() + 1, format!("invalid YAML: {}", e.info()))
