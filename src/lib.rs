@@ -187,8 +187,9 @@ impl Builder {
     /// agent's words from inside one of its hook runs): the agent's own
     /// settings files (`.claude/settings*.json`, `~/.claude/settings.json`
     /// for Claude Code; `.gemini/settings.json`, `~/.gemini/settings.json`
-    /// for gemini-cli; `.codex/hooks.json`, `~/.codex/hooks.json` for
-    /// Codex) are the agent's to run, and are not loaded again.
+    /// for gemini-cli; `.codex/hooks.json` and `.codex/config.toml`, in the
+    /// project and home, for Codex) are the agent's to run, and are not
+    /// loaded again.
     pub fn hook_of(mut self, agent: Option<Host>) -> Self {
         self.hook_of = agent;
         self
