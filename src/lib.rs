@@ -280,6 +280,13 @@ impl SourceSpec {
         };
         if let Some(agent) = self.hook_of {
             sources.retain(|s| !agents_own_file(agent, &s.path));
+            // The plugins Claude Code installed and enabled, it runs itself.
+            if agent == Host::Claude
+                && let Some((Some(home), _, _)) = &self.discover
+            {
+                let own = hookshot_registry::claude_plugins(home);
+                sources.retain(|s| !own.contains(&s.path));
+            }
         }
         sources.extend(self.settings.iter().map(|path| Source {
             dialect: self.settings_dialect,

@@ -479,3 +479,62 @@ fn codex_config_toml_hooks_load() {
         "{said}"
     );
 }
+
+/// A plugin Claude Code installed and the user enabled loads from where
+/// Claude Code put it (`installed_plugins.json`), with its root and data
+/// folder; disabled, it does not; and when Claude Code itself runs
+/// hookshot, the plugin is Claude Code's to run.
+#[test]
+fn claude_installed_plugins_load_when_enabled() {
+    let p = Project::new();
+    let root = p.path("home/.claude/plugins/cache/market/guard/1.0.0");
+    p.write(
+        "home/.claude/plugins/cache/market/guard/1.0.0/.claude-plugin/plugin.json",
+        &json!({"name": "guard", "version": "1.0.0"}).to_string(),
+    );
+    p.write(
+        "home/.claude/plugins/cache/market/guard/1.0.0/deny.sh",
+        "cat >/dev/null; echo \"plugin at $CLAUDE_PLUGIN_ROOT says no\" >&2; exit 2\n",
+    );
+    p.write(
+        "home/.claude/plugins/cache/market/guard/1.0.0/hooks/hooks.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "sh \"${CLAUDE_PLUGIN_ROOT}/deny.sh\""}]}]}})
+        .to_string(),
+    );
+    p.write(
+        "home/.claude/plugins/installed_plugins.json",
+        &json!({"version": 2, "plugins": {"guard@market": [
+            {"scope": "user", "installPath": root, "version": "1.0.0", "lastUpdated": "2026-11-01T00:00:00Z"}]}})
+        .to_string(),
+    );
+    let enable = |on: bool| {
+        p.write(
+            "home/.claude/settings.json",
+            &json!({"enabledPlugins": {"guard@market": on}}).to_string(),
+        );
+    };
+    enable(true);
+    let o = p.fire("PreToolUse", &bash("ls"), &["--agent-user-files"], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("plugin at {} says no", root.display())),
+        "{}",
+        stderr(&o)
+    );
+    let o = p.fire(
+        "PreToolUse",
+        &bash("ls"),
+        &["--agent-user-files"],
+        &[("CLAUDE_PROJECT_DIR", p.path("proj").to_str().unwrap())],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "Claude Code runs its plugins itself: {}",
+        stderr(&o)
+    );
+    enable(false);
+    let o = p.fire("PreToolUse", &bash("ls"), &["--agent-user-files"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

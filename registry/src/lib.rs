@@ -659,6 +659,47 @@ pub fn system_dirs() -> Vec<PathBuf> {
     dirs
 }
 
+/// The `hooks/hooks.json` of every plugin Claude Code installed
+/// (`~/.claude/plugins/installed_plugins.json`) and the user's Claude Code
+/// settings enable (`enabledPlugins` in `~/.claude/settings.json`); of a
+/// plugin installed more than once, the latest install. Plugins enabled
+/// only by a project's settings are left to Claude Code.
+pub fn claude_plugins(home: &Path) -> Vec<PathBuf> {
+    let json = |p: &Path| {
+        read_settings(p)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+    };
+    let Some(installed) = json(&home.join(".claude/plugins/installed_plugins.json")) else {
+        return Vec::new();
+    };
+    let enabled = json(&home.join(".claude/settings.json"))
+        .and_then(|s| s.get("enabledPlugins").cloned())
+        .unwrap_or(Value::Null);
+    let mut out = Vec::new();
+    for (id, installs) in installed
+        .get("plugins")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        if enabled.get(id) != Some(&Value::Bool(true)) {
+            continue;
+        }
+        let latest = installs
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|e| e.get("scope").and_then(Value::as_str).is_none_or(|s| s == "user"))
+            .max_by_key(|e| e.get("lastUpdated").and_then(Value::as_str).unwrap_or("").to_string());
+        if let Some(root) = latest.and_then(|e| e.get("installPath")).and_then(Value::as_str) {
+            out.push(Path::new(root).join("hooks").join("hooks.json"));
+        }
+    }
+    out.sort();
+    out
+}
+
 /// The settings files hookshot looks for: system ([`system_dirs`]), user
 /// (`$XDG_CONFIG_HOME/hookshot`), the agent-native user files when
 /// `agent_user_files` is set, extensions (user, then project:
@@ -705,6 +746,9 @@ pub fn discover(
         add(h.join(".gemini/settings.json"), SourceKind::User, None);
         add(h.join(".claude/settings.json"), SourceKind::User, None);
         add(h.join(".codex/hooks.json"), SourceKind::User, None);
+        for hooks in claude_plugins(h) {
+            add(hooks, SourceKind::User, None);
+        }
         add(h.join(".codex/config.toml"), SourceKind::User, None);
         add(h.join(".jdata/agent/hooks.yaml"), SourceKind::User, None);
     }
