@@ -479,6 +479,21 @@ async fn run(command: Command) -> Result<u8, Fail> {
             for w in &outcome.warnings {
                 eprintln!("hookshot: warning: {w}");
             }
+            // Claude Code reads a WorktreeCreate command hook's answer as a
+            // path on stdout; no path fails the creation.
+            if event == EventKind::WorktreeCreate && dialect == hookshot::Dialect::Claude && !outcome.is_blocked() {
+                hooks.shutdown().await;
+                return match outcome.output.extra.get("worktreePath").and_then(Value::as_str) {
+                    Some(path) if !path.is_empty() => {
+                        println!("{path}");
+                        Ok(0)
+                    }
+                    _ => {
+                        eprintln!("hookshot: no WorktreeCreate hook answered with a worktree path");
+                        Ok(1)
+                    }
+                };
+            }
             println!("{}", outcome.render(dialect));
             // Observers were sent this event: let them read it before they go.
             hooks.shutdown().await;

@@ -538,3 +538,28 @@ fn claude_installed_plugins_load_when_enabled() {
     let o = p.fire("PreToolUse", &bash("ls"), &["--agent-user-files"], &[]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// WorktreeCreate: the hook's answer is the worktree's path, the last
+/// non-empty stdout line without escape codes; hookshot answers Claude
+/// Code the same way, and fails when no hook gave a path.
+#[test]
+fn worktree_create_answers_with_a_path() {
+    let p = Project::new();
+    p.write(
+        "proj/.claude/settings.json",
+        &json!({"hooks": {"WorktreeCreate": [{"hooks": [{"type": "command",
+            "command": "cat >/dev/null; printf 'banner\\n\\033[32m/tmp/wt/feature-auth\\033[0m\\n\\n'", "timeout": 5}]}]}})
+        .to_string(),
+    );
+    let input = json!({"session_id": "s", "hook_event_name": "WorktreeCreate", "name": "feature-auth"});
+    let o = p.fire("WorktreeCreate", &input, &[], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "/tmp/wt/feature-auth\n");
+    p.write(
+        "proj/.claude/settings.json",
+        &json!({"hooks": {"WorktreeCreate": [{"hooks": [{"type": "command", "command": "cat >/dev/null", "timeout": 5}]}]}})
+            .to_string(),
+    );
+    let o = p.fire("WorktreeCreate", &input, &[], &[]);
+    assert_ne!(o.status.code(), Some(0), "no path must fail the creation");
+}

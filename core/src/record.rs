@@ -282,6 +282,25 @@ fn read_success(stdout: &str, hook: &HookDef) -> Result<HookOutput, String> {
     if text.is_empty() {
         return Ok(HookOutput::default());
     }
+    // Claude Code's WorktreeCreate command hooks answer with no JSON: the
+    // worktree's path is the last non-empty line, escape codes removed.
+    if hook.dialect == Dialect::Claude
+        && hook.event == EventKind::WorktreeCreate
+        && matches!(
+            hook.action,
+            crate::HookAction::Command { .. } | crate::HookAction::Exec { .. }
+        )
+    {
+        let path = text
+            .lines()
+            .map(|l| strip_ansi(l).trim().to_string())
+            .filter(|l| !l.is_empty())
+            .last()
+            .unwrap_or_default();
+        let mut out = HookOutput::default();
+        out.extra.insert("worktreePath".into(), Value::String(path));
+        return Ok(out);
+    }
     match parse_object(text) {
         Some(obj) => HookOutput::from_json_checked(&obj),
         None if hook.dialect == Dialect::Claude => Ok(HookOutput {
@@ -293,6 +312,27 @@ fn read_success(stdout: &str, hook: &HookDef) -> Result<HookOutput, String> {
             ..HookOutput::default()
         }),
     }
+}
+
+/// `line` without terminal escape sequences (`ESC [ ... letter`).
+fn strip_ansi(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            if chars.peek() == Some(&'[') {
+                chars.next();
+                for c in chars.by_ref() {
+                    if c.is_ascii_alphabetic() {
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// A blocking answer: the reason from JSON (stdout, then stderr), else
