@@ -294,8 +294,7 @@ fn read_success(stdout: &str, hook: &HookDef) -> Result<HookOutput, String> {
         let path = text
             .lines()
             .map(|l| strip_ansi(l).trim().to_string())
-            .filter(|l| !l.is_empty())
-            .last()
+            .rfind(|l| !l.is_empty())
             .unwrap_or_default();
         let mut out = HookOutput::default();
         out.extra.insert("worktreePath".into(), Value::String(path));
