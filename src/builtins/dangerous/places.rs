@@ -74,6 +74,17 @@ impl Places {
         Places::new(root, &scratch, home)
     }
 
+    /// `path` as a command uses it in `cwd` (None: a directory a `cd` made
+    /// unknowable); absolute and `~` paths do not need one.
+    pub fn at(&self, cwd: &Option<PathBuf>, path: &str, follow_last: bool) -> Option<PathBuf> {
+        let cwd = if path.starts_with('/') || path.starts_with('~') {
+            PathBuf::from("/")
+        } else {
+            cwd.clone()?
+        };
+        self.resolve(&cwd, path, follow_last)
+    }
+
     /// `path` as used in `cwd`: `~` is home (None when home is unknown),
     /// every component but the last is followed through symlinks, and the
     /// last one too when `follow_last` (a write follows it; `rm -r link`

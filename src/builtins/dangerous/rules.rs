@@ -37,16 +37,6 @@ impl Cx<'_> {
     }
 }
 
-/// `path` as used in `cwd`; None when it depends on an unknown directory.
-fn at(places: &Places, cwd: &Option<PathBuf>, path: &str, follow: bool) -> Option<PathBuf> {
-    let cwd = if path.starts_with('/') || path.starts_with('~') {
-        PathBuf::from("/")
-    } else {
-        cwd.clone()?
-    };
-    places.resolve(&cwd, path, follow)
-}
-
 /// `path`, and where it really is when that differs.
 fn shown(path: &str, resolved: &Path) -> String {
     if Path::new(path) == resolved {
@@ -68,7 +58,7 @@ fn place(cx: &Cx<'_>, target: &Arg, cwd: &Option<PathBuf>, follow: bool) -> Resu
 /// Where `path` really is, or why that cannot be known (`named` is how
 /// the command wrote it).
 fn locate(cx: &Cx<'_>, named: &str, path: &str, cwd: &Option<PathBuf>, follow: bool) -> Result<PathBuf, String> {
-    let Some(resolved) = at(cx.places, cwd, path, follow) else {
+    let Some(resolved) = cx.places.at(cwd, path, follow) else {
         return Err(format!(
             "{named}, in a directory that cannot be known before it runs (after a `cd`)"
         ));

@@ -186,8 +186,6 @@ struct Options {
     rest: usize,
     /// Short or long option names with their value, if any.
     seen: Vec<(String, Option<Arg>)>,
-    /// An option whose value could not be known.
-    unknown: bool,
 }
 
 impl Options {
@@ -212,7 +210,6 @@ fn options(args: &[Arg], short_valued: &str, long_valued: &[&str]) -> Options {
     let mut o = Options {
         rest: args.len(),
         seen: Vec::new(),
-        unknown: false,
     };
     let mut i = 0;
     while i < args.len() {
@@ -229,7 +226,6 @@ fn options(args: &[Arg], short_valued: &str, long_valued: &[&str]) -> Options {
                 o.seen.push((format!("--{name}"), Some(Arg::Known(value.to_string()))));
             } else if long_valued.contains(&a) {
                 o.seen.push((a.to_string(), args.get(i + 1).cloned()));
-                o.unknown |= args.get(i + 1).is_some_and(|v| v.known().is_none());
                 i += 1;
             } else {
                 o.seen.push((a.to_string(), None));
@@ -240,7 +236,6 @@ fn options(args: &[Arg], short_valued: &str, long_valued: &[&str]) -> Options {
                     let attached = &a[1 + k + c.len_utf8()..];
                     if attached.is_empty() {
                         o.seen.push((format!("-{c}"), args.get(i + 1).cloned()));
-                        o.unknown |= args.get(i + 1).is_some_and(|v| v.known().is_none());
                         i += 1;
                     } else {
                         o.seen.push((format!("-{c}"), Some(Arg::Known(attached.to_string()))));
@@ -299,8 +294,30 @@ impl<'a> Walker<'a> {
         self.found.push(Found::Danger(why));
     }
 
-    /// Walks a script run in `cwd`.
+    /// Each of `targets` is written, from `cwd`.
+    fn writes(&mut self, targets: impl IntoIterator<Item = Arg>, cwd: &Option<PathBuf>) {
+        for target in targets {
+            self.found.push(Found::Write {
+                target,
+                cwd: cwd.clone(),
+            });
+        }
+    }
+
+    /// Walks a script run in `cwd`; one that does not parse is dangerous.
     pub fn script(&mut self, text: &str, cwd: &mut Option<PathBuf>) {
+        self.parse_and_walk(text, cwd, true);
+    }
+
+    /// Walks `text` if it parses as commands; text that does not is not a
+    /// finding here.
+    fn commands_if_any(&mut self, text: &str, cwd: &Option<PathBuf>) {
+        self.parse_and_walk(text, &mut cwd.clone(), false);
+    }
+
+    /// Parses `text` and walks it, within the bounds that keep the parser
+    /// from overflowing its stack; a text past them is dangerous unparsed.
+    fn parse_and_walk(&mut self, text: &str, cwd: &mut Option<PathBuf>, unparsable_is_danger: bool) {
         if self.depth >= MAX_DEPTH {
             self.danger(format!("commands nest more than {MAX_DEPTH} deep"));
             return;
@@ -323,25 +340,10 @@ impl<'a> Walker<'a> {
                 }
                 self.depth -= 1;
             }
-            Err(e) => self.danger(format!("the command cannot be parsed as a shell command ({e})")),
-        }
-    }
-
-    /// Walks `text` if it parses as commands; text that does not is not a
-    /// finding here.
-    fn commands_if_any(&mut self, text: &str, cwd: &Option<PathBuf>) {
-        if self.depth >= MAX_DEPTH || nesting(text) > MAX_NESTING {
-            self.danger(format!("commands nest more than {MAX_DEPTH} deep"));
-            return;
-        }
-        let options = ParserOptions::default();
-        let mut parser = Parser::new(std::io::BufReader::new(text.as_bytes()), &options);
-        if let Ok(program) = parser.parse_program() {
-            self.depth += 1;
-            for list in &program.complete_commands {
-                self.list(list, &mut cwd.clone());
+            Err(e) if unparsable_is_danger => {
+                self.danger(format!("the command cannot be parsed as a shell command ({e})"));
             }
-            self.depth -= 1;
+            Err(_) => {}
         }
     }
 
@@ -479,7 +481,7 @@ impl<'a> Walker<'a> {
 
     /// Walks the substitutions inside text that is not a command word
     /// (test expressions, arithmetic).
-    fn substitutions_in(&mut self, text: &str, cwd: &mut Option<PathBuf>) {
+    fn substitutions_in(&mut self, text: &str, cwd: &Option<PathBuf>) {
         if let Ok(pieces) = word::parse(text, &ParserOptions::default()) {
             let mut own = cwd.clone();
             self.pieces(&pieces, &mut own);
@@ -649,13 +651,10 @@ impl<'a> Walker<'a> {
                             | IoFileRedirectKind::Clobber
                             | IoFileRedirectKind::ReadAndWrite
                     );
-                    for target in self.expand(&w.value, cwd) {
-                        if writes {
-                            self.found.push(Found::Write {
-                                target,
-                                cwd: cwd.clone(),
-                            });
-                        }
+                    // Expanded either way: a substitution in it runs.
+                    let targets = self.expand(&w.value, cwd);
+                    if writes {
+                        self.writes(targets, cwd);
                     }
                 }
                 IoFileRedirectTarget::ProcessSubstitution(_, sub) => {
@@ -669,18 +668,14 @@ impl<'a> Walker<'a> {
                     if matches!(kind, IoFileRedirectKind::DuplicateOutput)
                         && !w.value.chars().all(|c| c.is_ascii_digit() || c == '-') =>
                 {
-                    for target in self.expand(&w.value, cwd) {
-                        self.found.push(Found::Write {
-                            target,
-                            cwd: cwd.clone(),
-                        });
-                    }
+                    let targets = self.expand(&w.value, cwd);
+                    self.writes(targets, cwd);
                 }
                 IoFileRedirectTarget::Duplicate(_) | IoFileRedirectTarget::Fd(_) => {}
             },
             IoRedirect::HereDocument(fd, doc) => {
                 if doc.requires_expansion {
-                    self.substitutions_in(&doc.doc.value, &mut cwd.clone());
+                    self.substitutions_in(&doc.doc.value, cwd);
                 }
                 if reads_stdin(fd) {
                     stdin.script = Some(doc.doc.value.clone());
@@ -696,24 +691,10 @@ impl<'a> Walker<'a> {
                 }
             }
             IoRedirect::OutputAndError(w, _) => {
-                for target in self.expand(&w.value, cwd) {
-                    self.found.push(Found::Write {
-                        target,
-                        cwd: cwd.clone(),
-                    });
-                }
+                let targets = self.expand(&w.value, cwd);
+                self.writes(targets, cwd);
             }
         }
-    }
-
-    /// `path` as used in `cwd` (None: unknowable).
-    fn at(&self, cwd: &Option<PathBuf>, path: &str, follow: bool) -> Option<PathBuf> {
-        let cwd = if path.starts_with('/') || path.starts_with('~') {
-            PathBuf::from("/")
-        } else {
-            cwd.clone()?
-        };
-        self.places.resolve(&cwd, path, follow)
     }
 
     /// Runs `argv`, looking through programs that run other programs;
@@ -740,7 +721,7 @@ impl<'a> Walker<'a> {
                     let moved = match args.get(o.rest) {
                         None => self.places.home.clone(),
                         Some(Arg::Known(t)) if t == "-" => None,
-                        Some(Arg::Known(t)) => self.at(&here, t, true),
+                        Some(Arg::Known(t)) => self.places.at(&here, t, true),
                         Some(Arg::Unknown { .. }) => None,
                     };
                     if !wrapped {
@@ -773,16 +754,11 @@ impl<'a> Walker<'a> {
                         ],
                     );
                     if let Some(dir) = o.value(&["-D", "--chdir"]) {
-                        here = dir.known().and_then(|d| self.at(&here, d, true));
+                        here = dir.known().and_then(|d| self.places.at(&here, d, true));
                     }
                     if o.has("-e") || o.has("--edit") {
                         // sudoedit: every operand is a file it writes.
-                        for target in &args[o.rest..] {
-                            self.found.push(Found::Write {
-                                target: target.clone(),
-                                cwd: here.clone(),
-                            });
-                        }
+                        self.writes(args[o.rest..].to_vec(), &here);
                         return false;
                     }
                     o.rest + skip_assignments(&args[o.rest..])
@@ -791,7 +767,7 @@ impl<'a> Walker<'a> {
                 "env" => {
                     let o = options(args, "uCSP", &["--unset", "--chdir", "--split-string"]);
                     if let Some(dir) = o.value(&["-C", "--chdir"]) {
-                        here = dir.known().and_then(|d| self.at(&here, d, true));
+                        here = dir.known().and_then(|d| self.places.at(&here, d, true));
                     }
                     let rest = o.rest + skip_assignments(&args[o.rest..]);
                     if let Some(split) = o.value(&["-S", "--split-string"]) {
@@ -848,12 +824,7 @@ impl<'a> Walker<'a> {
                         "CDghpRrTtUu",
                         &["--chdir", "--group", "--host", "--prompt", "--user"],
                     );
-                    for target in &args[o.rest..] {
-                        self.found.push(Found::Write {
-                            target: target.clone(),
-                            cwd: here.clone(),
-                        });
-                    }
+                    self.writes(args[o.rest..].to_vec(), &here);
                     return false;
                 }
                 "watch" | "su" | "runuser" => {
@@ -1039,7 +1010,7 @@ impl<'a> Walker<'a> {
         }
         let name = operands[operands.len() - 1];
         let target = operands[operands.len() - 2];
-        let Some(mut at) = self.at(cwd, name, false) else {
+        let Some(mut at) = self.places.at(cwd, name, false) else {
             return;
         };
         // `ln -s /etc dir/` makes `dir/etc`.
@@ -1181,12 +1152,12 @@ impl<'a> Walker<'a> {
                                 _ => a.clone(),
                             })
                             .collect();
-                        let mut at = if action.ends_with("dir") { None } else { cwd.clone() };
-                        if action.ends_with("dir")
-                            && let Some(f) = &found
-                        {
-                            at = self.at(cwd, f, true);
-                        }
+                        // -execdir runs in the found thing's folder.
+                        let mut at = if action.ends_with("dir") {
+                            found.as_ref().and_then(|f| self.places.at(cwd, f, true))
+                        } else {
+                            cwd.clone()
+                        };
                         self.invoke_with(argv, &mut at, Stdin::default());
                     }
                     i = end;
