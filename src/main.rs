@@ -293,19 +293,10 @@ fn parse_event(name: &str) -> Result<(EventKind, hookshot::Dialect), Fail> {
     })
 }
 
-/// `$XDG_CONFIG_HOME`, else `~/.config`. A relative `XDG_CONFIG_HOME` is
-/// invalid (XDG Base Directory spec) and ignored: honouring it would read
-/// "user" settings from whatever folder hookshot runs in, such as a project.
+/// `$XDG_CONFIG_HOME`, else `~/.config` (a relative value is ignored:
+/// see [`hookshot_core::paths::xdg_dir`]).
 fn config_home() -> Option<PathBuf> {
-    std::env::var_os("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .filter(|v| v.is_absolute())
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .map(PathBuf::from)
-                .filter(|h| h.is_absolute())
-                .map(|h| h.join(".config"))
-        })
+    hookshot_core::paths::xdg_dir("XDG_CONFIG_HOME", ".config")
 }
 
 fn trust_store_path() -> Option<PathBuf> {

@@ -20,6 +20,37 @@ pub fn lexical_join(base: &Path, path: &str) -> PathBuf {
     out
 }
 
+/// An XDG base directory: `$var` when it is absolute, else `home_rel`
+/// under an absolute `$HOME`. A relative value is invalid (XDG Base
+/// Directory spec) and ignored: honouring it would put the user's files
+/// wherever hookshot runs, such as inside a project.
+pub fn xdg_dir(var: &str, home_rel: &str) -> Option<PathBuf> {
+    let absolute = |name: &str| std::env::var_os(name).map(PathBuf::from).filter(|p| p.is_absolute());
+    absolute(var).or_else(|| absolute("HOME").map(|h| h.join(home_rel)))
+}
+
+/// What a file that is not a regular file is, in words.
+pub fn file_kind(ft: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if ft.is_symlink() {
+        "a symlink"
+    } else if ft.is_dir() {
+        "a directory"
+    } else if ft.is_fifo() {
+        "a FIFO"
+    } else if ft.is_char_device() {
+        "a character device"
+    } else if ft.is_block_device() {
+        "a block device"
+    } else if ft.is_socket() {
+        "a socket"
+    } else if ft.is_file() {
+        "a regular file"
+    } else {
+        "a special file"
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

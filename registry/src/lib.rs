@@ -564,11 +564,7 @@ fn plugin_data_dir(root: &Path) -> PathBuf {
             return claude.join("data").join(id);
         }
     }
-    let data_home = std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| home.map(|h| h.join(".local").join("share")))
-        .unwrap_or_else(std::env::temp_dir);
+    let data_home = hookshot_core::paths::xdg_dir("XDG_DATA_HOME", ".local/share").unwrap_or_else(std::env::temp_dir);
     data_home.join("hookshot").join("plugin-data").join(id)
 }
 

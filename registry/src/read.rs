@@ -26,23 +26,6 @@ pub enum ReadError {
     TooLarge,
 }
 
-fn kind_name(ft: std::fs::FileType) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    if ft.is_dir() {
-        "a directory"
-    } else if ft.is_fifo() {
-        "a FIFO"
-    } else if ft.is_char_device() {
-        "a character device"
-    } else if ft.is_block_device() {
-        "a block device"
-    } else if ft.is_socket() {
-        "a socket"
-    } else {
-        "a special file"
-    }
-}
-
 /// Reads at most `cap` bytes of the regular file at `path` (following
 /// symlinks). The file is opened non-blocking, so opening a FIFO does not
 /// wait for a writer, and its type is checked on the opened descriptor, so
@@ -54,7 +37,7 @@ pub fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
         .open(path)?;
     let meta = file.metadata()?;
     if !meta.file_type().is_file() {
-        return Err(ReadError::NotRegular(kind_name(meta.file_type())));
+        return Err(ReadError::NotRegular(hookshot_core::paths::file_kind(meta.file_type())));
     }
     if meta.len() > cap {
         return Err(ReadError::TooLarge);

@@ -47,24 +47,21 @@ pub struct AuditLog {
 }
 
 fn open(path: &Path) -> std::io::Result<(BufWriter<File>, u64)> {
-    use std::os::unix::fs::{DirBuilderExt, FileTypeExt, OpenOptionsExt};
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
     if let Some(dir) = path.parent() {
         std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
     }
     // Named for the user; the open below is what holds against a race.
     if let Ok(meta) = std::fs::symlink_metadata(path) {
         let t = meta.file_type();
-        let what = if t.is_symlink() {
-            Some("a symlink; the audit log is never written through one")
-        } else if t.is_fifo() {
-            Some("a FIFO, not a regular file")
-        } else if t.is_file() {
-            None
-        } else {
-            Some("not a regular file")
-        };
-        if let Some(what) = what {
-            return Err(std::io::Error::other(format!("it is {what}")));
+        if t.is_symlink() {
+            return Err(std::io::Error::other(
+                "it is a symlink; the audit log is never written through one",
+            ));
+        }
+        if !t.is_file() {
+            let kind = hookshot_core::paths::file_kind(t);
+            return Err(std::io::Error::other(format!("it is {kind}, not a regular file")));
         }
     }
     let f = OpenOptions::new()

@@ -65,15 +65,7 @@ fn def(name: &str, event: EventKind) -> HookDef {
 /// Where a relative audit log path from a user or system file leads:
 /// `$XDG_STATE_HOME/hookshot`, else `~/.local/state/hookshot`.
 pub fn state_dir() -> Option<PathBuf> {
-    let absolute = |v: std::ffi::OsString| Some(PathBuf::from(v)).filter(|p| p.is_absolute());
-    std::env::var_os("XDG_STATE_HOME")
-        .and_then(absolute)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .and_then(absolute)
-                .map(|h| h.join(".local/state"))
-        })
-        .map(|d| d.join("hookshot"))
+    hookshot_core::paths::xdg_dir("XDG_STATE_HOME", ".local/state").map(|d| d.join("hookshot"))
 }
 
 /// Where the audit log of `setting` goes: a relative path from a user or
