@@ -738,17 +738,7 @@ impl Parser<'_> {
                 default
             }
         };
-        let enabled = match h.get("enabled") {
-            None => true,
-            Some(Value::Bool(b)) => *b,
-            Some(other) => {
-                self.error(
-                    &format!("{ptr}/enabled"),
-                    format!("expected true or false, found {}", kind_of(other)),
-                );
-                true
-            }
-        };
+        let enabled = self.flag_or(h, ptr, "enabled", true);
         let fail = self.fail_policy(h, ptr);
         let retry = self.retry(h, ptr);
         let mut options = hookshot_core::HookOptions::default();
@@ -869,17 +859,23 @@ impl Parser<'_> {
         Some(HookAction::Command { command })
     }
 
-    /// An optional boolean field.
+    /// An optional boolean field, false when absent.
     fn flag(&mut self, h: &Map<String, Value>, ptr: &str, key: &str) -> bool {
+        self.flag_or(h, ptr, key, false)
+    }
+
+    /// An optional boolean field, `default` when absent (or wrong, which is
+    /// reported).
+    fn flag_or(&mut self, h: &Map<String, Value>, ptr: &str, key: &str, default: bool) -> bool {
         match h.get(key) {
-            None => false,
+            None => default,
             Some(Value::Bool(b)) => *b,
             Some(other) => {
                 self.error(
                     &format!("{ptr}/{key}"),
                     format!("expected true or false, found {}", kind_of(other)),
                 );
-                false
+                default
             }
         }
     }

@@ -288,6 +288,21 @@ pub struct RunEnv {
     pub vars: Vec<(String, String)>,
 }
 
+impl RunEnv {
+    /// This environment with `hook`'s own variables (a plugin's root) on
+    /// top; borrowed when it has none.
+    fn for_hook(&self, hook: &HookDef) -> std::borrow::Cow<'_, RunEnv> {
+        if hook.options.env.is_empty() {
+            std::borrow::Cow::Borrowed(self)
+        } else {
+            std::borrow::Cow::Owned(RunEnv {
+                cwd: self.cwd.clone(),
+                vars: self.vars.iter().chain(&hook.options.env).cloned().collect(),
+            })
+        }
+    }
+}
+
 /// A hook compiled into the process: same input and output as a command
 /// hook, called directly. Synchronous on purpose: in-process hooks are
 /// checks over the input, and a plain call costs no allocation or task.
@@ -502,11 +517,7 @@ impl Runner {
         env: &RunEnv,
         deadline: Instant,
     ) -> HookRecord {
-        let vars: Vec<(String, String)> = env.vars.iter().chain(&hook.options.env).cloned().collect();
-        let env = RunEnv {
-            cwd: env.cwd.clone(),
-            vars,
-        };
+        let env = env.for_hook(hook);
         let headers: Vec<(String, String)> = headers
             .iter()
             .map(|(k, v)| (k.clone(), http::interpolate(v, allowed, &env)))
@@ -573,16 +584,8 @@ impl Runner {
             HookAction::Exec { program, args } => Program::Argv(program, args),
         };
         // A hook's own variables (a plugin's root) go on top of the event's.
-        let own_env;
-        let env = if hook.options.env.is_empty() {
-            env
-        } else {
-            own_env = RunEnv {
-                cwd: env.cwd.clone(),
-                vars: env.vars.iter().chain(&hook.options.env).cloned().collect(),
-            };
-            &own_env
-        };
+        let env = env.for_hook(hook);
+        let env = env.as_ref();
         let start = Instant::now();
         let mut attempt = 0;
         loop {
