@@ -537,6 +537,30 @@ fn claude_installed_plugins_load_when_enabled() {
     enable(false);
     let o = p.fire("PreToolUse", &bash("ls"), &["--agent-user-files"], &[]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // An enabled plugin whose folder is gone, and a plugin list that does
+    // not parse, are said in the answer (and block under the closed policy),
+    // never silently skipped.
+    enable(true);
+    std::fs::rename(&root, p.path("home/moved")).unwrap();
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"hooksConfig": {"onFailure": "closed"}}).to_string(),
+    );
+    let o = p.fire("PreToolUse", &bash("ls"), &["--agent-user-files"], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stdout(&o).to_string().contains("guard/1.0.0/hooks/hooks.json"),
+        "{}",
+        stdout(&o)
+    );
+    p.write("home/.claude/plugins/installed_plugins.json", "{\"plugins\": ");
+    let o = p.fire("PreToolUse", &bash("ls"), &["--agent-user-files"], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stdout(&o).to_string().contains("installed_plugins.json:1:"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 /// WorktreeCreate: the hook's answer is the worktree's path, the last

@@ -660,14 +660,22 @@ pub fn system_dirs() -> Vec<PathBuf> {
 /// settings enable (`enabledPlugins` in `~/.claude/settings.json`); of a
 /// plugin installed more than once, the latest install. Plugins enabled
 /// only by a project's settings are left to Claude Code.
+///
+/// A plugin list that cannot be read is returned itself, and an enabled
+/// plugin's `hooks.json` whose folder is gone is returned all the same:
+/// loading them reports why, so no plugin guard goes missing unseen.
 pub fn claude_plugins(home: &Path) -> Vec<PathBuf> {
     let json = |p: &Path| {
         read_settings(p)
             .ok()
             .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
     };
-    let Some(installed) = json(&home.join(".claude/plugins/installed_plugins.json")) else {
+    let list = home.join(".claude/plugins/installed_plugins.json");
+    if std::fs::symlink_metadata(&list).is_err() {
         return Vec::new();
+    }
+    let Some(installed) = json(&list) else {
+        return vec![list];
     };
     let enabled = json(&home.join(".claude/settings.json"))
         .and_then(|s| s.get("enabledPlugins").cloned())
@@ -710,6 +718,8 @@ pub fn discover(
     agent_user_files: bool,
 ) -> Vec<Source> {
     let mut out = Vec::new();
+    // Listed even though missing, so that loading says so.
+    let mut plugins_gone = Vec::new();
     let mut add = |path: PathBuf, kind: SourceKind, scope: Option<&Path>| {
         // symlink_metadata: a dangling symlink at a settings path is worth a
         // report too.
@@ -743,7 +753,12 @@ pub fn discover(
         add(h.join(".claude/settings.json"), SourceKind::User, None);
         add(h.join(".codex/hooks.json"), SourceKind::User, None);
         for hooks in claude_plugins(h) {
-            add(hooks, SourceKind::User, None);
+            let gone = hooks.parent().and_then(Path::parent).is_some_and(|root| !root.exists());
+            if gone {
+                plugins_gone.push(hooks);
+            } else {
+                add(hooks, SourceKind::User, None);
+            }
         }
         add(h.join(".codex/config.toml"), SourceKind::User, None);
         add(h.join(".jdata/agent/hooks.yaml"), SourceKind::User, None);
@@ -770,6 +785,7 @@ pub fn discover(
     ] {
         add(project.join(rel), SourceKind::Project, Some(project));
     }
+    out.extend(plugins_gone.into_iter().map(|p| Source::new(p, SourceKind::User)));
     out
 }
 
