@@ -61,11 +61,7 @@ pub fn for_dialect(event: EventKind, dialect: Dialect, canonical: &Map<String, V
             if dialect == Dialect::Claude
                 && let Some(Value::Object(args)) = m.get_mut("tool_input")
             {
-                for (from, to) in crate::tools::claude_arguments(tool) {
-                    if let Some(v) = args.remove(*from) {
-                        args.entry(*to).or_insert(v);
-                    }
-                }
+                crate::tools::arguments_to_claude(tool, args);
             }
             m.insert("tool_name".into(), json!(named));
         }

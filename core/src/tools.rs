@@ -61,11 +61,31 @@ pub fn name_in(dialect: Dialect, name: &str) -> Cow<'_, str> {
 
 /// gemini's argument names renamed to Claude's for the tool `gemini_name`
 /// (a Claude hook reads `file_path`, not `absolute_path`).
-pub fn claude_arguments(gemini_name: &str) -> Renames {
+fn claude_arguments(gemini_name: &str) -> Renames {
     TOOLS
         .iter()
         .find(|(g, _, _)| *g == gemini_name)
         .map_or(&[], |(_, _, renames)| renames)
+}
+
+/// The arguments of gemini's tool `gemini_name`, as a Claude hook reads
+/// them.
+pub fn arguments_to_claude(gemini_name: &str, args: &mut serde_json::Map<String, serde_json::Value>) {
+    for (gemini, claude) in claude_arguments(gemini_name) {
+        if let Some(v) = args.remove(*gemini) {
+            args.entry(*claude).or_insert(v);
+        }
+    }
+}
+
+/// A Claude hook's rewrite of gemini's tool `gemini_name`, in the
+/// argument names the tool reads.
+pub fn arguments_from_claude(gemini_name: &str, args: &mut serde_json::Map<String, serde_json::Value>) {
+    for (gemini, claude) in claude_arguments(gemini_name) {
+        if let Some(v) = args.remove(*claude) {
+            args.insert((*gemini).to_string(), v);
+        }
+    }
 }
 
 #[cfg(test)]

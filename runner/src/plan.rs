@@ -120,11 +120,7 @@ impl Runner {
     /// Runs one hook inside a `hook` span that records how it went.
     async fn traced(&self, hook: &Arc<HookDef>, input: HookInput<'_>, env: &RunEnv, deadline: Instant) -> HookRecord {
         let span = tracing::debug_span!("hook", hook = %hook.identity, source = %hook.source);
-        let tool = input
-            .canonical
-            .get("tool_name")
-            .and_then(Value::as_str)
-            .map(str::to_string);
+        let canonical = input.canonical;
         let mut record = self
             .run_until(hook, input, env, deadline)
             .instrument(span.clone())
@@ -132,13 +128,10 @@ impl Runner {
         // A Claude hook rewrote the call in Claude's argument names: the
         // tool reads gemini's (Read's file_path is read_file's absolute_path).
         if hook.dialect == Dialect::Claude
-            && let (Some(tool), Some(args)) = (tool, record.output.tool_input.as_mut())
+            && let Some(args) = record.output.tool_input.as_mut()
+            && let Some(tool) = canonical.get("tool_name").and_then(Value::as_str)
         {
-            for (gemini, claude) in hookshot_core::tools::claude_arguments(&tool) {
-                if let Some(v) = args.remove(*claude) {
-                    args.insert((*gemini).to_string(), v);
-                }
-            }
+            hookshot_core::tools::arguments_from_claude(tool, args);
         }
         let _entered = span.enter();
         tracing::debug!(
