@@ -249,11 +249,10 @@ impl HttpPolicy {
         else {
             return hook;
         };
-        let mut def = (*hook).clone();
-        if let Some((list, set)) = &self.urls
+        let action = if let Some((list, set)) = &self.urls
             && !set.is_match(url)
         {
-            def.action = HookAction::Unsupported {
+            HookAction::Unsupported {
                 kind: "http".into(),
                 why: format!(
                     "POSTs to {url}, which allowedHttpHookUrls ({}) does not allow; it did not run",
@@ -263,18 +262,20 @@ impl HttpPolicy {
                         list.join(", ")
                     }
                 ),
-            };
-            return Arc::new(def);
-        }
-        if let Some(env) = &self.env {
-            def.action = HookAction::Http {
+            }
+        } else if let Some(env) = &self.env {
+            HookAction::Http {
                 url: url.clone(),
                 headers: headers.clone(),
                 allowed_env: allowed_env.iter().filter(|v| env.contains(v)).cloned().collect(),
-            };
-            return Arc::new(def);
-        }
-        hook
+            }
+        } else {
+            return hook;
+        };
+        Arc::new(HookDef {
+            action,
+            ..(*hook).clone()
+        })
     }
 }
 
