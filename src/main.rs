@@ -785,6 +785,7 @@ fn describe_for_trust(h: &hookshot::HookDef) -> String {
         HookAction::Command { command } => format!("runs: {command}"),
         HookAction::Exec { program, args } => format!("runs: {program} with arguments {args:?} (no shell)"),
         HookAction::Unsupported { why, .. } => format!("cannot run: {why}"),
+        HookAction::McpTool { server, tool, .. } => format!("calls the tool {tool} of the MCP server \"{server}\""),
         HookAction::Http {
             url,
             headers,
@@ -860,7 +861,7 @@ fn trust(project: &Path, yes: bool) -> Result<u8, Fail> {
         let bytes = s.read().map_err(|e| fail(e.to_string()))?;
         let parsed = s.parse(bytes.clone()).map_err(|e| fail(e.to_string()))?;
         let (scope, rel) = s.trust_key();
-        let covers = hookshot_registry::covered_files(&scope, &project, &parsed.hooks);
+        let covers = hookshot_registry::covered_files(&scope, &project, &parsed);
         println!(
             "{} ({} settings, {} hook(s)):",
             s.path.display(),
@@ -869,6 +870,15 @@ fn trust(project: &Path, yes: bool) -> Result<u8, Fail> {
         );
         for h in &parsed.hooks {
             println!("{}", describe_for_trust(h));
+        }
+        for d in &parsed.mcp_servers {
+            match &d.how {
+                Ok(s) => println!(
+                    "  MCP server \"{}\" runs: {} with arguments {:?} (started when a hook calls one of its tools)",
+                    d.name, s.command, s.args
+                ),
+                Err(why) => println!("  MCP server \"{}\" cannot be used: it {why}", d.name),
+            }
         }
         for b in &parsed.builtins {
             let state = if b.on { "on" } else { "off" };

@@ -174,8 +174,9 @@ fn permission_request_decisions_as_claude_reads_them() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
-/// An mcp_tool hook cannot run in this build: it is reported every time it
-/// would run (and blocks under the closed policy), never dropped.
+/// An mcp_tool hook whose server no file defines cannot run: it is
+/// reported every time it would run (and blocks under the closed policy),
+/// never dropped.
 #[test]
 fn a_hook_type_hookshot_cannot_run_is_reported_and_blocks_when_closed() {
     let p = Project::new();
@@ -191,7 +192,10 @@ fn a_hook_type_hookshot_cannot_run_is_reported_and_blocks_when_closed() {
     let o = p.fire("PreToolUse", &bash("ls"), &[], &[]);
     assert_eq!(o.status.code(), Some(0));
     let shown = stdout(&o)["systemMessage"].as_str().unwrap_or("").to_string();
-    assert!(shown.contains("\"mcp_tool\" hook"), "{shown}");
+    assert!(
+        shown.contains("\"my_server\", which no file hookshot read defines"),
+        "{shown}"
+    );
     p.write("proj/.claude/settings.json", &settings(true));
     let o = p.fire("PreToolUse", &bash("ls"), &[], &[]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));

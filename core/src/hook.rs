@@ -142,7 +142,21 @@ pub enum HookAction {
         /// The variables the headers may interpolate; others become "".
         allowed_env: Vec<String>,
     },
-    /// A kind of hook this build cannot run (Claude's `mcp_tool`, `agent`):
+    /// A tool called on an MCP server (Claude Code's `type: "mcp_tool"`);
+    /// the tool's text is read like a command's stdout.
+    McpTool {
+        /// The server's name as the hook wrote it.
+        server: String,
+        /// How to start that server, once the registry found its
+        /// definition; `None` while unresolved, which fails visibly.
+        spawn: Option<McpStdio>,
+        /// The tool to call.
+        tool: String,
+        /// The tool's arguments as a JSON object text; string values may
+        /// hold `${path}` references into the hook's input.
+        input: Option<String>,
+    },
+    /// A kind of hook this build cannot run (Claude's `agent`):
     /// loaded so that it is listed and reported each time it would run,
     /// never silently dropped.
     Unsupported {
@@ -178,6 +192,22 @@ pub enum HookAction {
         /// A model to use instead of the client's default.
         model: Option<String>,
     },
+}
+
+/// A local MCP server spoken to over stdio, as `.mcp.json` (or any
+/// settings file's `mcpServers`) defines it, variables already expanded.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct McpStdio {
+    /// The program.
+    pub command: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Environment on top of the hook's.
+    pub env: Vec<(String, String)>,
+    /// Working directory; the project's when `None`.
+    pub cwd: Option<PathBuf>,
+    /// The file that defines it, for messages.
+    pub defined_in: PathBuf,
 }
 
 /// Claude Code's `if` on a handler: one permission rule (`Bash(git *)`,
@@ -298,6 +328,7 @@ impl HookDef {
             HookAction::Exec { program, .. } => program,
             HookAction::Unsupported { kind, .. } => kind,
             HookAction::Http { url, .. } => url,
+            HookAction::McpTool { tool, .. } => tool,
             HookAction::InProcess { name } => name,
             HookAction::Persistent { process, .. } => &process.name,
             HookAction::Llm { prompt, .. } => prompt,
@@ -333,6 +364,7 @@ impl HookDef {
             | HookAction::Persistent { .. }
             | HookAction::Llm { .. }
             | HookAction::Http { .. }
+            | HookAction::McpTool { .. }
             | HookAction::Unsupported { .. } => None,
         }
     }

@@ -19,7 +19,7 @@ pub mod tools;
 
 pub use event::{Dialect, EventKind, MatchTarget};
 pub use hook::{
-    FailPolicy, HookAction, HookDef, HookOptions, MatcherSpec, ProcessSpec, Provenance, SourceKind, ToolRule,
+    FailPolicy, HookAction, HookDef, HookOptions, MatcherSpec, McpStdio, ProcessSpec, Provenance, SourceKind, ToolRule,
     main_argument,
 };
 pub use outcome::Outcome;

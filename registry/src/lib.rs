@@ -13,6 +13,7 @@
 //! shell user expects.
 
 mod error;
+mod mcp;
 mod position;
 mod read;
 mod schema;
@@ -28,6 +29,7 @@ use hookshot_core::{Dialect, FailPolicy, HookAction, HookDef, SourceKind};
 use serde_json::Value;
 
 pub use error::{Diagnostic, Error};
+pub use mcp::McpServerDef;
 pub use position::Positions;
 pub use read::{MAX_SETTINGS_BYTES, ReadError, read_capped, read_settings, sha256_hex};
 pub use schema::schema;
@@ -51,7 +53,8 @@ pub struct Source {
     /// otherwise the file's place decides ([`Source::dialect`]), then its
     /// content.
     pub dialect: Option<Dialect>,
-    /// For an extension: the workspace its `${workspacePath}` names.
+    /// For an extension: the workspace its `${workspacePath}` names; for
+    /// `~/.claude.json`: the project whose own MCP servers it may hold.
     pub workspace: Option<PathBuf>,
 }
 
@@ -111,7 +114,11 @@ impl Source {
                 let data = plugin_data_dir(&root);
                 (root, data)
             });
-        settings::Context { dialect, plugin }
+        settings::Context {
+            dialect,
+            plugin,
+            project: self.workspace.clone(),
+        }
     }
 
     /// The file's bytes, read with the settings limits ([`read_settings`]).
@@ -314,6 +321,7 @@ impl Registry {
         ordered.sort_by_key(|s| s.kind);
         let mut files = Vec::with_capacity(ordered.len());
         let mut problems = Vec::new();
+        let mut untrusted_servers = Vec::new();
         for s in ordered {
             let broken = |message: String| SourceProblem {
                 source: s.clone(),
@@ -337,6 +345,12 @@ impl Registry {
                     (None, None) => Err("was never trusted".into()),
                 };
                 if let Err(why) = verdict {
+                    // A file of MCP servers is no guard: hooks that call
+                    // its servers say it is untrusted when they would run.
+                    if s.path.file_name().is_some_and(|n| n == ".mcp.json") {
+                        untrusted_servers.push(s.path.clone());
+                        continue;
+                    }
                     problems.push(SourceProblem {
                         source: s.clone(),
                         kind: ProblemKind::Untrusted,
@@ -354,7 +368,7 @@ impl Registry {
                 Err(e) => problems.push(broken(e.to_string())),
             }
         }
-        let mut reg = Registry::from_files(files);
+        let mut reg = Registry::combine(files, &untrusted_servers);
         reg.problems = problems;
         reg
     }
@@ -364,6 +378,12 @@ impl Registry {
     /// command line) disables a system hook or built-in or loosens the
     /// system failure policy.
     pub fn from_files(files: Vec<(Source, SettingsFile, bool)>) -> Registry {
+        Registry::combine(files, &[])
+    }
+
+    /// [`Registry::from_files`], knowing which files of MCP servers were
+    /// left unread as untrusted.
+    fn combine(files: Vec<(Source, SettingsFile, bool)>, untrusted_servers: &[PathBuf]) -> Registry {
         let mut reg = Registry::default();
         let is_system = |s: &Source| s.kind == SourceKind::System;
         let last_enabled = |system: bool| {
@@ -404,6 +424,11 @@ impl Registry {
             reg.merge_builtin(b);
         }
         let http = HttpPolicy::of(&files);
+        let servers: Vec<McpServerDef> = files
+            .iter()
+            .filter(|(_, _, trusted)| *trusted)
+            .flat_map(|(_, f, _)| f.mcp_servers.iter().cloned())
+            .collect();
         for (source, file, trusted) in files {
             reg.warnings.extend(file.warnings);
             let system = is_system(&source);
@@ -433,7 +458,11 @@ impl Registry {
                 }
             }
         }
-        reg.hooks = reg.hooks.into_iter().map(|h| http.apply(h)).collect();
+        reg.hooks = reg
+            .hooks
+            .into_iter()
+            .map(|h| mcp::resolve(http.apply(h), &servers, untrusted_servers))
+            .collect();
         reg
     }
 
@@ -721,6 +750,7 @@ pub fn discover(
     let mut out = Vec::new();
     // Listed even though missing, so that loading says so.
     let mut plugins_gone = Vec::new();
+    let mut claude_state = None;
     let mut add = |path: PathBuf, kind: SourceKind, scope: Option<&Path>| {
         // symlink_metadata: a dangling symlink at a settings path is worth a
         // report too.
@@ -753,6 +783,14 @@ pub fn discover(
         add(h.join(".gemini/settings.json"), SourceKind::User, None);
         add(h.join(".claude/settings.json"), SourceKind::User, None);
         add(h.join(".codex/hooks.json"), SourceKind::User, None);
+        // Claude Code's user and per-project MCP servers, for mcp_tool hooks.
+        let claude_json = h.join(".claude.json");
+        if std::fs::symlink_metadata(&claude_json).is_ok() {
+            claude_state = Some(Source {
+                workspace: Some(project.to_path_buf()),
+                ..Source::new(claude_json, SourceKind::User)
+            });
+        }
         for hooks in claude_plugins(h) {
             let gone = hooks.parent().and_then(Path::parent).is_some_and(|root| !root.exists());
             if gone {
@@ -780,6 +818,7 @@ pub fn discover(
         ".gemini/settings.json",
         ".claude/settings.json",
         ".claude/settings.local.json",
+        ".mcp.json",
         ".codex/hooks.json",
         ".codex/config.toml",
         ".jcli/hooks.yaml",
@@ -787,6 +826,7 @@ pub fn discover(
         add(project.join(rel), SourceKind::Project, Some(project));
     }
     out.extend(plugins_gone.into_iter().map(|p| Source::new(p, SourceKind::User)));
+    out.extend(claude_state);
     out
 }
 

@@ -49,6 +49,22 @@ pub fn schema() -> Value {
         "disableAllHooks": {"description": "Claude Code: turn every hook off.", "type": "boolean"},
         "allowedHttpHookUrls": {"description": "Claude Code: URLs http hooks may POST to (* is a wildcard); lists merge, and a system or user list cannot be widened by other files.", "type": "array", "items": {"type": "string"}},
         "httpHookAllowedEnvVars": {"description": "Claude Code: variables any http hook may interpolate into its headers.", "type": "array", "items": {"type": "string"}},
+        "mcpServers": {
+            "description": "MCP servers mcp_tool hooks call, as in Claude Code's .mcp.json: name -> {command, args, env} (${VAR} and ${VAR:-default} expand). Only stdio servers are called.",
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "properties": {
+                    "type": {"enum": ["stdio", "http", "sse"]},
+                    "command": {"type": "string"},
+                    "args": {"type": "array", "items": {"type": "string"}},
+                    "env": {"type": "object", "additionalProperties": {"type": "string"}},
+                    "cwd": {"type": "string"},
+                    "url": {"type": "string"},
+                    "headers": {"type": "object", "additionalProperties": {"type": "string"}}
+                }
+            }
+        },
         "hooks": {
             "description": "Event name (any dialect) -> matcher groups.",
             "type": "object",
@@ -101,7 +117,7 @@ pub fn schema() -> Value {
             "commandHook": {
                 "type": "object",
                 "properties": {
-                    "type": {"enum": ["command", "prompt", "http", "mcp_tool", "agent"], "description": "Claude Code: http POSTs the event to url; mcp_tool and agent load but do not run in this version: each run is reported"},
+                    "type": {"enum": ["command", "prompt", "http", "mcp_tool", "agent"], "description": "Claude Code: http POSTs the event to url; mcp_tool calls a tool on an MCP server from mcpServers; agent loads but does not run in this version: each run is reported"},
                     "command": {"type": "string", "minLength": 1},
                     "args": {"type": "array", "items": {"type": "string"}, "description": "Claude: exec form, no shell"},
                     "prompt": {"type": "string"},
@@ -123,14 +139,15 @@ pub fn schema() -> Value {
                     "url": {"type": "string", "pattern": "^https?://", "description": "Claude http hook: where to POST the event"},
                     "headers": {"type": "object", "additionalProperties": {"type": "string"}},
                     "allowedEnvVars": {"type": "array", "items": {"type": "string"}},
-                    "server": {"type": "string"},
-                    "tool": {"type": "string"},
-                    "input": {"type": "object"}
+                    "server": {"type": "string", "description": "Claude mcp_tool hook: the MCP server (a name in mcpServers; plugin:<plugin>:<server> for a plugin's)"},
+                    "tool": {"type": "string", "description": "Claude mcp_tool hook: the tool to call"},
+                    "input": {"type": "object", "description": "Claude mcp_tool hook: the tool's arguments; string values may hold ${path} references into the hook's input"}
                 },
                 "required": ["type"],
                 "allOf": [
                     {"if": {"properties": {"type": {"const": "command"}}}, "then": {"required": ["command"]}},
-                    {"if": {"properties": {"type": {"enum": ["prompt", "agent"]}}}, "then": {"required": ["prompt"]}}
+                    {"if": {"properties": {"type": {"enum": ["prompt", "agent"]}}}, "then": {"required": ["prompt"]}},
+                    {"if": {"properties": {"type": {"const": "mcp_tool"}}}, "then": {"required": ["server", "tool"]}}
                 ]
             },
             "jcliHook": {

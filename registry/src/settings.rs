@@ -14,6 +14,7 @@ use hookshot_core::{
 use serde_json::{Map, Value};
 
 use crate::error::{Diagnostic, Error};
+use crate::mcp::McpServerDef;
 use crate::position::{Positions, escape_token};
 
 /// What one settings file contributes.
@@ -38,6 +39,8 @@ pub struct SettingsFile {
     /// Claude Code's `httpHookAllowedEnvVars`: the variables any http hook
     /// may put in its headers, if set.
     pub http_env: Option<Vec<String>>,
+    /// The MCP servers it defines (`mcpServers`; a plugin's own).
+    pub mcp_servers: Vec<McpServerDef>,
     /// Likely mistakes that do not stop loading.
     pub warnings: Vec<Diagnostic>,
 }
@@ -81,6 +84,9 @@ pub struct Context {
     /// For a Claude Code plugin's `hooks/hooks.json`: its root folder and
     /// its persistent data folder (`CLAUDE_PLUGIN_ROOT`, `CLAUDE_PLUGIN_DATA`).
     pub plugin: Option<(std::path::PathBuf, std::path::PathBuf)>,
+    /// The project the file is read for: `~/.claude.json` keeps each
+    /// project's own MCP servers under `projects.<path>`.
+    pub project: Option<std::path::PathBuf>,
 }
 
 /// [`parse`] with what the file's place says about it.
@@ -116,6 +122,9 @@ pub fn parse_with(path: &Path, text: &str, source: SourceKind, cx: &Context) -> 
         out: SettingsFile::default(),
     };
     p.file(&value);
+    if let Some((root, data)) = &cx.plugin {
+        p.plugin_servers(root, data);
+    }
     if p.errors.is_empty() {
         Ok(p.out)
     } else {
@@ -372,6 +381,29 @@ impl Parser<'_> {
             self.error("", format!("expected a settings object, found {}", kind_of(v)));
             return;
         };
+        if let Some(servers) = top.get("mcpServers") {
+            self.mcp_servers(self.path, self.positions, servers, "/mcpServers", String::new(), &[]);
+        }
+        // Claude Code's own MCP files hold servers and nothing hookshot
+        // reads besides: `~/.claude.json` is mostly Claude Code's state.
+        match self.path.file_name().and_then(|n| n.to_str()) {
+            Some(".claude.json") => {
+                if let Some(project) = &self.cx.project {
+                    let key = project.display().to_string();
+                    if let Some(servers) = top
+                        .get("projects")
+                        .and_then(|p| p.get(&key))
+                        .and_then(|p| p.get("mcpServers"))
+                    {
+                        let base = format!("/projects/{}/mcpServers", escape_token(&key));
+                        self.mcp_servers(self.path, self.positions, servers, &base, String::new(), &[]);
+                    }
+                }
+                return;
+            }
+            Some(".mcp.json") => return,
+            _ => {}
+        }
         if let Some(b) = top.get("builtins") {
             match b.as_object() {
                 Some(m) => self.builtins(m),
@@ -668,15 +700,9 @@ impl Parser<'_> {
                 model: self.opt_string(h, ptr, "model"),
             },
             "http" if claude => self.http_action(h, ptr)?,
-            "mcp_tool" | "agent" if claude => {
-                let (field, what) = match kind.as_str() {
-                    "mcp_tool" => ("tool", "an mcp_tool hook needs the tool to call"),
-                    _ => ("prompt", "an agent hook needs the prompt for its verifier"),
-                };
-                self.required_string(h, ptr, field, what)?;
-                if kind == "mcp_tool" {
-                    self.required_string(h, ptr, "server", "an mcp_tool hook needs the MCP server to call")?;
-                }
+            "mcp_tool" if claude => self.mcp_tool_action(h, ptr)?,
+            "agent" if claude => {
+                self.required_string(h, ptr, "prompt", "an agent hook needs the prompt for its verifier")?;
                 HookAction::Unsupported {
                     why: format!(
                         "is a Claude Code \"{kind}\" hook, which this hookshot cannot run yet; \
@@ -964,6 +990,128 @@ impl Parser<'_> {
             headers,
             allowed_env,
         })
+    }
+
+    fn mcp_tool_action(&mut self, h: &Map<String, Value>, ptr: &str) -> Option<HookAction> {
+        let server = self.required_string(h, ptr, "server", "an mcp_tool hook needs the MCP server to call")?;
+        let tool = self.required_string(h, ptr, "tool", "an mcp_tool hook needs the tool to call")?;
+        let input = match h.get("input") {
+            None => None,
+            Some(v @ Value::Object(_)) => Some(v.to_string()),
+            Some(other) => {
+                self.error(
+                    &format!("{ptr}/input"),
+                    format!("expected an object of the tool's arguments, found {}", kind_of(other)),
+                );
+                return None;
+            }
+        };
+        Some(HookAction::McpTool {
+            server,
+            spawn: None,
+            tool,
+            input,
+        })
+    }
+
+    /// Reads an `mcpServers` object (of this file or one beside it).
+    fn mcp_servers(
+        &mut self,
+        path: &Path,
+        positions: &Positions,
+        servers: &Value,
+        base: &str,
+        prefix: String,
+        vars: &[(String, String)],
+    ) {
+        crate::mcp::Reader {
+            path,
+            positions,
+            source: self.source,
+            prefix,
+            vars,
+            out: &mut self.out.mcp_servers,
+            warnings: &mut self.out.warnings,
+        }
+        .servers(servers, base);
+    }
+
+    /// A Claude Code plugin's MCP servers, which its hooks call by the
+    /// scoped name `plugin:<plugin>:<server>`: its `.mcp.json`, and the
+    /// `mcpServers` of its manifest (inline, or the paths of more files).
+    fn plugin_servers(&mut self, root: &Path, data: &Path) {
+        let vars = [
+            ("CLAUDE_PLUGIN_ROOT".to_string(), root.display().to_string()),
+            ("CLAUDE_PLUGIN_DATA".to_string(), data.display().to_string()),
+        ];
+        let manifest_path = root.join(".claude-plugin").join("plugin.json");
+        let manifest = self.side_file(&manifest_path);
+        let name = manifest
+            .as_ref()
+            .and_then(|(v, _)| v.get("name").and_then(Value::as_str).map(str::to_string))
+            .or_else(|| root.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_default();
+        let prefix = format!("plugin:{name}:");
+        let mut files = vec![root.join(".mcp.json")];
+        if let Some((m, positions)) = &manifest {
+            match m.get("mcpServers") {
+                Some(Value::String(rel)) => files.push(root.join(rel)),
+                Some(Value::Array(rels)) => files.extend(rels.iter().filter_map(Value::as_str).map(|r| root.join(r))),
+                Some(inline @ Value::Object(_)) => {
+                    self.mcp_servers(&manifest_path, positions, inline, "/mcpServers", prefix.clone(), &vars);
+                }
+                _ => {}
+            }
+        }
+        files.dedup();
+        for f in files {
+            if let Some((v, positions)) = self.side_file(&f)
+                && let Some(servers) = v.get("mcpServers")
+            {
+                self.mcp_servers(&f, &positions, servers, "/mcpServers", prefix.clone(), &vars);
+            }
+        }
+    }
+
+    /// A JSON file beside the one being read (a plugin's manifest or MCP
+    /// file): absent is fine, unreadable or invalid is a warning there.
+    fn side_file(&mut self, path: &Path) -> Option<(Value, Positions)> {
+        let warn = |this: &mut Self, line, column, message: String| {
+            this.out.warnings.push(Diagnostic {
+                at: Provenance {
+                    file: Some(path.to_path_buf()),
+                    line,
+                    column,
+                    pointer: String::new(),
+                },
+                message,
+            });
+        };
+        let bytes = match crate::read::read_settings(path) {
+            Ok(b) => b,
+            Err(crate::read::ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(e) => {
+                warn(
+                    self,
+                    0,
+                    0,
+                    format!("cannot read it: {e}; its MCP servers are not loaded"),
+                );
+                return None;
+            }
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        match serde_json::from_str::<Value>(&text) {
+            Ok(v) => Some((v, Positions::of_json(&text))),
+            Err(e) => {
+                let msg = format!(
+                    "invalid JSON: {}; its MCP servers are not loaded",
+                    strip_position(&e.to_string())
+                );
+                warn(self, e.line(), e.column(), msg);
+                None
+            }
+        }
     }
 
     /// A top-level list of strings, if present.

@@ -22,10 +22,11 @@ use std::io::Write;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Component, Path, PathBuf};
 
-use hookshot_core::{HookAction, HookDef};
+use hookshot_core::HookAction;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::SettingsFile;
 use crate::read::{ReadError, read_capped, sha256_hex};
 
 /// The largest script hashed for trust, and the largest store read.
@@ -162,39 +163,51 @@ fn path_words(command: &str, project: &Path) -> Vec<String> {
         .collect()
 }
 
-/// The files inside `scope` that `hooks` name on their command lines (or as
-/// a persistent process's program and arguments), with their SHA-256: what
-/// an approval covers besides the settings file. Relative words are resolved
-/// against `project`, where hooks run.
-pub fn covered_files(scope: &Path, project: &Path, hooks: &[HookDef]) -> BTreeMap<String, String> {
+/// The words of a hook's action that may name a file.
+fn hook_words(action: &HookAction, project: &Path) -> Vec<String> {
+    match action {
+        HookAction::Command { command } => path_words(command, project),
+        HookAction::Exec { program, args } => std::iter::once(program)
+            .chain(args)
+            .flat_map(|a| path_words(a, project))
+            .collect(),
+        HookAction::Persistent { process, .. } => process.argv.iter().flat_map(|a| path_words(a, project)).collect(),
+        HookAction::InProcess { .. }
+        | HookAction::Llm { .. }
+        | HookAction::Http { .. }
+        | HookAction::McpTool { .. }
+        | HookAction::Unsupported { .. } => Vec::new(),
+    }
+}
+
+/// The files inside `scope` that a settings file's hooks name on their
+/// command lines (or as a persistent process's program and arguments), and
+/// its MCP servers as theirs, with the files those servers are defined in
+/// when not this one (a plugin's `.mcp.json`): each with its SHA-256, what
+/// an approval covers besides the settings file. Relative words are
+/// resolved against `project`, where hooks run.
+pub fn covered_files(scope: &Path, project: &Path, file: &SettingsFile) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
-    for h in hooks {
-        let words = match &h.action {
-            HookAction::Command { command } => path_words(command, project),
-            HookAction::Exec { program, args } => std::iter::once(program)
-                .chain(args)
-                .flat_map(|a| path_words(a, project))
-                .collect(),
-            HookAction::Persistent { process, .. } => {
-                process.argv.iter().flat_map(|a| path_words(a, project)).collect()
-            }
-            HookAction::InProcess { .. }
-            | HookAction::Llm { .. }
-            | HookAction::Http { .. }
-            | HookAction::Unsupported { .. } => Vec::new(),
-        };
-        for w in words {
-            if out.len() >= MAX_COVERED_FILES {
-                return out;
-            }
-            let path = hookshot_core::paths::lexical_join(project, &w);
-            let Some(rel) = inside(scope, &path) else { continue };
-            if !path.is_file() {
-                continue;
-            }
-            if let Ok(bytes) = read_capped(&path, MAX_COVERED_BYTES) {
-                out.insert(rel.display().to_string(), sha256_hex(&bytes));
-            }
+    let hook_words = file.hooks.iter().flat_map(|h| hook_words(&h.action, project));
+    let server_words = file.mcp_servers.iter().flat_map(|d| match &d.how {
+        Ok(stdio) => std::iter::once(&stdio.command)
+            .chain(&stdio.args)
+            .flat_map(|a| path_words(a, project))
+            .chain(std::iter::once(d.defined_in.display().to_string()))
+            .collect(),
+        Err(_) => vec![d.defined_in.display().to_string()],
+    });
+    for w in hook_words.chain(server_words) {
+        if out.len() >= MAX_COVERED_FILES {
+            return out;
+        }
+        let path = hookshot_core::paths::lexical_join(project, &w);
+        let Some(rel) = inside(scope, &path) else { continue };
+        if !path.is_file() {
+            continue;
+        }
+        if let Ok(bytes) = read_capped(&path, MAX_COVERED_BYTES) {
+            out.insert(rel.display().to_string(), sha256_hex(&bytes));
         }
     }
     out
@@ -388,10 +401,10 @@ mod tests {
         let p = dir.path();
         std::fs::create_dir(p.join(".hooks")).unwrap();
         std::fs::write(p.join(".hooks/check.sh"), "exit 2").unwrap();
-        let hook = |command: &str| HookDef {
+        let hook = |command: &str| hookshot_core::HookDef {
             dialect: hookshot_core::Dialect::Claude,
             source: hookshot_core::SourceKind::Project,
-            ..HookDef::new(
+            ..hookshot_core::HookDef::new(
                 "",
                 hookshot_core::EventKind::BeforeTool,
                 HookAction::Command {
@@ -399,11 +412,14 @@ mod tests {
                 },
             )
         };
-        let hooks = [
-            hook("bash .hooks/check.sh"),
-            hook("python3 \"$CLAUDE_PROJECT_DIR\"/.hooks/check.sh && cat /etc/passwd ../outside"),
-        ];
-        let covers = covered_files(p, p, &hooks);
+        let file = crate::SettingsFile {
+            hooks: vec![
+                hook("bash .hooks/check.sh"),
+                hook("python3 \"$CLAUDE_PROJECT_DIR\"/.hooks/check.sh && cat /etc/passwd ../outside"),
+            ],
+            ..Default::default()
+        };
+        let covers = covered_files(p, p, &file);
         assert_eq!(covers.keys().collect::<Vec<_>>(), [".hooks/check.sh"]);
         let mut s = TrustStore::empty(p.join("store.json"));
         let f = Path::new(".claude/settings.json");

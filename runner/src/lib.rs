@@ -13,6 +13,7 @@
 mod groups;
 pub mod http;
 pub mod llm;
+pub mod mcp;
 mod persistent;
 mod plan;
 
@@ -28,7 +29,8 @@ use groups::OwnedGroup;
 pub use groups::terminate_all;
 use hookshot_core::input::for_dialect;
 use hookshot_core::{
-    Captured, Dialect, EventKind, Exit, Failure, FailureKind, HookAction, HookDef, HookOutput, HookRecord, ProcessSpec,
+    Captured, Dialect, EventKind, Exit, Failure, FailureKind, HookAction, HookDef, HookOutput, HookRecord, McpStdio,
+    ProcessSpec,
 };
 pub use llm::{FixtureModel, ModelClient};
 use nix::sys::signal::Signal;
@@ -330,6 +332,7 @@ pub struct Runner {
     permits: Arc<Semaphore>,
     in_process: Arc<HashMap<String, Arc<dyn Hook>>>,
     processes: Arc<ProcessPool>,
+    mcp: Arc<mcp::McpPool>,
     model: Option<Arc<dyn ModelClient>>,
 }
 
@@ -370,6 +373,7 @@ impl Runner {
             permits,
             in_process: Arc::new(HashMap::new()),
             processes: Arc::new(ProcessPool::default()),
+            mcp: Arc::default(),
             model: None,
         }
     }
@@ -385,10 +389,11 @@ impl Runner {
         Arc::make_mut(&mut self.in_process).insert(name.into(), hook);
     }
 
-    /// Ends the persistent processes: each gets the end of its input and
-    /// `grace` to finish what it was sent, then its group is killed.
+    /// Ends the persistent processes and MCP servers: each gets the end of
+    /// its input and `grace` to finish what it was sent, then its group is
+    /// killed.
     pub async fn shutdown(&self, grace: Duration) {
-        self.processes.shutdown(grace).await;
+        tokio::join!(self.processes.shutdown(grace), self.mcp.shutdown(grace));
     }
 
     /// The configuration.
@@ -540,6 +545,95 @@ impl Runner {
         }
     }
 
+    /// Calls a tool on an MCP server; its text is read like a command's
+    /// stdout, and `isError` is a failure of the hook.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the parts of one McpTool action, kept borrowed"
+    )]
+    async fn run_mcp(
+        &self,
+        hook: &Arc<HookDef>,
+        server: &str,
+        spawn: Option<&McpStdio>,
+        tool: &str,
+        template: Option<&str>,
+        input: HookInput<'_>,
+        env: &RunEnv,
+        deadline: Instant,
+    ) -> HookRecord {
+        let start = Instant::now();
+        let failed = |f: Failure| HookRecord::from_answer(Arc::clone(hook), start.elapsed(), Err(f));
+        // Claude Code calls no MCP tool before its servers are up: at
+        // launch (SessionStart from startup or resume) and in Setup.
+        let at_launch = match input.event {
+            EventKind::Setup => true,
+            EventKind::SessionStart => matches!(
+                input.canonical.get("source").and_then(Value::as_str),
+                Some("startup" | "resume")
+            ),
+            _ => false,
+        };
+        if at_launch {
+            tracing::debug!(
+                hook = hook.label(),
+                "mcp_tool hooks do not run before MCP servers are up"
+            );
+            return HookRecord::from_answer(Arc::clone(hook), Duration::ZERO, Ok(HookOutput::default()));
+        }
+        let Some(spec) = spawn else {
+            return failed(Failure::new(
+                FailureKind::Spawn,
+                format!("calls {tool} on the MCP server \"{server}\", which is not defined"),
+            ));
+        };
+        let arguments = match template.map(serde_json::from_str::<Value>) {
+            None => None,
+            Some(Ok(t)) => {
+                let event: Value = serde_json::from_slice(input.bytes).unwrap_or(Value::Null);
+                match mcp::fill(&t, &event) {
+                    Value::Object(m) => Some(m),
+                    _ => None,
+                }
+            }
+            Some(Err(e)) => return failed(Failure::new(FailureKind::Protocol, format!("has a bad input: {e}"))),
+        };
+        let env = env.for_hook(hook);
+        match self.mcp.call(server, spec, tool, arguments, &env, deadline).await {
+            Ok(result) => {
+                let mut text = mcp::text_of(&result);
+                if result.is_error == Some(true) {
+                    let why = format!("the MCP tool {tool} on \"{server}\" reported an error: {}", text.trim());
+                    return failed(Failure::new(FailureKind::Crash, why));
+                }
+                let cap = self.config.output_cap;
+                let truncated = text.len() > cap;
+                if truncated {
+                    let mut cut = cap;
+                    while !text.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    text.truncate(cut);
+                }
+                HookRecord::interpret(
+                    Arc::clone(hook),
+                    Captured {
+                        exit: Exit {
+                            code: Some(0),
+                            ..Exit::default()
+                        },
+                        stdout: text,
+                        stdout_truncated: truncated,
+                        duration: start.elapsed(),
+                        limit: Some(deadline.saturating_duration_since(start)),
+                        ..Captured::default()
+                    },
+                )
+            }
+            Err(f) => failed(f),
+        }
+    }
+
     /// Runs `hook` within its timeout and interprets the result.
     pub async fn run(&self, hook: &Arc<HookDef>, input: HookInput<'_>, env: &RunEnv) -> HookRecord {
         self.run_until(hook, input, env, Instant::now() + hook.timeout).await
@@ -578,6 +672,25 @@ impl Runner {
             } => {
                 return self
                     .run_http(hook, url, headers, allowed_env, input, env, deadline)
+                    .await;
+            }
+            HookAction::McpTool {
+                server,
+                spawn,
+                tool,
+                input: template,
+            } => {
+                return self
+                    .run_mcp(
+                        hook,
+                        server,
+                        spawn.as_ref(),
+                        tool,
+                        template.as_deref(),
+                        input,
+                        env,
+                        deadline,
+                    )
                     .await;
             }
             HookAction::Command { command } => Program::Line(command),

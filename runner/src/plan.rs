@@ -36,9 +36,14 @@ fn input_bytes(event: EventKind, dialect: Dialect, input: &Map<String, Value>) -
     serde_json::to_vec(&for_dialect(event, dialect, input)).unwrap_or_else(|_| b"{}".to_vec())
 }
 
-/// Whether a hook reads its input as bytes (a process it starts).
+/// Whether a hook reads its input in its dialect's words: a process it
+/// starts, an endpoint it POSTs to, an MCP tool's `${path}` arguments.
 fn reads_bytes(hook: &HookDef) -> bool {
-    hook.command().is_some() || matches!(hook.action, hookshot_core::HookAction::Http { .. })
+    hook.command().is_some()
+        || matches!(
+            hook.action,
+            hookshot_core::HookAction::Http { .. } | hookshot_core::HookAction::McpTool { .. }
+        )
 }
 
 impl Runner {

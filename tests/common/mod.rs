@@ -120,3 +120,49 @@ impl HttpServer {
         HttpServer { url, seen }
     }
 }
+
+/// A Python that has the `mcp` package of `tests/mcp/requirements.txt`: a
+/// virtualenv under the target folder, made on first use (PyPI must be
+/// reachable then). The mcp_tool tests run a real MCP server written with
+/// that reference SDK, never a stand-in.
+pub fn mcp_python() -> PathBuf {
+    static PYTHON: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    PYTHON
+        .get_or_init(|| {
+            let venv = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mcp-venv");
+            let python = venv.join("bin").join("python");
+            let reqs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/requirements.txt");
+            let wanted = std::fs::read_to_string(&reqs).unwrap();
+            let stamp = venv.join("hookshot-requirements.txt");
+            if python.exists() && std::fs::read_to_string(&stamp).ok().as_deref() == Some(wanted.as_str()) {
+                return python;
+            }
+            let run = |c: &mut Command, what: &str| {
+                let o = c.output().unwrap_or_else(|e| panic!("{what}: {e}"));
+                assert!(
+                    o.status.success(),
+                    "{what} failed: {}",
+                    String::from_utf8_lossy(&o.stderr)
+                );
+            };
+            let _ = std::fs::remove_dir_all(&venv);
+            run(
+                Command::new("python3").args(["-m", "venv"]).arg(&venv),
+                "python3 -m venv (the mcp_tool tests need Python 3.10 or later)",
+            );
+            run(
+                Command::new(&python)
+                    .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r"])
+                    .arg(&reqs),
+                "pip install -r tests/mcp/requirements.txt (PyPI must be reachable)",
+            );
+            std::fs::write(&stamp, wanted).unwrap();
+            python
+        })
+        .clone()
+}
+
+/// The test MCP server's script.
+pub fn mcp_server_script() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/guard_server.py")
+}
