@@ -826,6 +826,18 @@ fn describe_for_trust(h: &hookshot::HookDef) -> String {
             model.as_deref().unwrap_or("the model"),
             prompt.replace('\n', "\n      ")
         ),
+        HookAction::Judge {
+            prompt, model, agent, ..
+        } => format!(
+            "asks {}{} to judge with the prompt:\n      {}",
+            model.as_deref().unwrap_or("the model"),
+            if *agent {
+                " (an agent that may Read, Grep and Glob the project)"
+            } else {
+                ""
+            },
+            prompt.replace('\n', "\n      ")
+        ),
         HookAction::InProcess { name } => format!("in-process hook {name}"),
     };
     let matcher = serde_json::to_value(&h.matcher).unwrap_or_default();

@@ -591,3 +591,105 @@ fn worktree_create_answers_with_a_path() {
     let o = p.fire("WorktreeCreate", &input, &[], &[]);
     assert_ne!(o.status.code(), Some(0), "no path must fail the creation");
 }
+
+/// One `.responses` line whose model answer is `parts`.
+fn model_line(parts: Value) -> String {
+    json!({"method": "generateContent", "response": {"candidates": [{"content": {"role": "model", "parts": parts}}]}})
+        .to_string()
+}
+
+/// Claude Code's prompt hooks answer `{"ok": false, "reason": ...}`; on
+/// Stop that keeps Claude working with the reason (unless `impossible`),
+/// before a tool it denies the call and ends the turn. Before, the answer
+/// was read as a jcli hook result, in which `ok` means nothing: the guard
+/// allowed everything.
+#[test]
+fn claude_prompt_hooks_block_with_ok_false_as_documented() {
+    let p = Project::new();
+    p.write(
+        "proj/.claude/settings.json",
+        &json!({"hooks": {
+            "Stop": [{"hooks": [{"type": "prompt", "prompt": "Are all tasks done? $ARGUMENTS"}]}],
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "prompt", "prompt": "Is this safe?"}]}]
+        }})
+        .to_string(),
+    );
+    let fixture = [
+        model_line(json!([{"text": "{\"ok\": false, \"reason\": \"the tests were not run\"}"}])),
+        model_line(json!([{"text": "{\"ok\": false, \"reason\": \"cannot be done\", \"impossible\": true}"}])),
+        model_line(json!([{"text": "Verdict: {\"ok\": false, \"reason\": \"rm is not safe\"}"}])),
+    ]
+    .join("\n");
+    p.write("proj/model.responses", &fixture);
+    let model = ["--hook-model", "proj/model.responses"];
+    let stop = json!({"session_id": "s", "hook_event_name": "Stop", "stop_hook_active": false});
+    let o = p.fire("Stop", &stop, &model, &[]);
+    let answer = stdout(&o);
+    assert_eq!(answer["decision"], "block", "{answer} {}", stderr(&o));
+    assert_eq!(answer["reason"], "the tests were not run");
+
+    // Each fire reads the fixture from its first line.
+    p.write("proj/model.responses", fixture.lines().nth(1).unwrap());
+    let o = p.fire("Stop", &stop, &model, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_ne!(stdout(&o)["decision"], "block", "impossible lets the turn end");
+}
+
+#[test]
+fn a_claude_prompt_hook_before_a_tool_denies_and_ends_the_turn() {
+    let p = Project::new();
+    p.write(
+        "proj/.claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "prompt", "prompt": "Is this safe? $ARGUMENTS"}]}]}})
+        .to_string(),
+    );
+    p.write(
+        "proj/model.responses",
+        &model_line(json!([{"text": "{\"ok\": false, \"reason\": \"rm is not safe\"}"}])),
+    );
+    let o = p.fire(
+        "PreToolUse",
+        &bash("rm -rf build"),
+        &["--hook-model", "proj/model.responses"],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("rm is not safe"), "{}", stderr(&o));
+    let answer = stdout(&o);
+    assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "deny", "{answer}");
+    assert_eq!(answer["continue"], false, "{answer}");
+}
+
+/// An agent hook may look at the project (Grep here) before it answers;
+/// `ok: false` feeds the reason back as a prompt hook with continueOnBlock
+/// would. A prompt hook on an event Claude Code runs none on is a warning.
+#[test]
+fn a_claude_agent_hook_uses_tools_then_decides() {
+    let p = Project::new();
+    p.write("proj/src/a.rs", "fn main() {}\n// TODO: tests\n");
+    p.write(
+        "proj/.claude/settings.json",
+        &json!({"hooks": {
+            "Stop": [{"hooks": [{"type": "agent", "prompt": "Verify no TODO is left. $ARGUMENTS"}]}],
+            "SessionStart": [{"hooks": [{"type": "prompt", "prompt": "never"}]}]
+        }})
+        .to_string(),
+    );
+    let fixture = [
+        model_line(json!([{"functionCall": {"name": "Grep", "args": {"pattern": "TODO"}}}])),
+        model_line(json!([{"text": "{\"ok\": false, \"reason\": \"src/a.rs:2 still has a TODO\"}"}])),
+    ]
+    .join("\n");
+    p.write("proj/model.responses", &fixture);
+    let stop = json!({"session_id": "s", "hook_event_name": "Stop", "stop_hook_active": false});
+    let o = p.fire("Stop", &stop, &["--hook-model", "proj/model.responses"], &[]);
+    let answer = stdout(&o);
+    assert_eq!(answer["decision"], "block", "{answer} {}", stderr(&o));
+    assert_eq!(answer["reason"], "src/a.rs:2 still has a TODO");
+    assert!(
+        stderr(&o).contains("does not run \"prompt\" hooks on SessionStart"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -156,7 +156,21 @@ pub enum HookAction {
         /// hold `${path}` references into the hook's input.
         input: Option<String>,
     },
-    /// A kind of hook this build cannot run (Claude's `agent`):
+    /// Claude Code's `prompt` and `agent` hooks: a model judges the event
+    /// and answers `{"ok": ..., "reason": ...}` (`core::judge`).
+    Judge {
+        /// The prompt; `$ARGUMENTS` is the hook's input JSON.
+        prompt: String,
+        /// A model to use instead of the client's default.
+        model: Option<String>,
+        /// An agent hook: the model may call read-only tools (Read, Grep,
+        /// Glob) over several turns before it answers.
+        agent: bool,
+        /// A prompt hook's `continueOnBlock`: feed the reason back and go
+        /// on instead of ending the turn.
+        continue_on_block: bool,
+    },
+    /// A kind of hook this build cannot run:
     /// loaded so that it is listed and reported each time it would run,
     /// never silently dropped.
     Unsupported {
@@ -331,7 +345,7 @@ impl HookDef {
             HookAction::McpTool { tool, .. } => tool,
             HookAction::InProcess { name } => name,
             HookAction::Persistent { process, .. } => &process.name,
-            HookAction::Llm { prompt, .. } => prompt,
+            HookAction::Llm { prompt, .. } | HookAction::Judge { prompt, .. } => prompt,
         }
     }
 
@@ -363,6 +377,7 @@ impl HookDef {
             HookAction::InProcess { .. }
             | HookAction::Persistent { .. }
             | HookAction::Llm { .. }
+            | HookAction::Judge { .. }
             | HookAction::Http { .. }
             | HookAction::McpTool { .. }
             | HookAction::Unsupported { .. } => None,

@@ -117,7 +117,7 @@ pub fn schema() -> Value {
             "commandHook": {
                 "type": "object",
                 "properties": {
-                    "type": {"enum": ["command", "prompt", "http", "mcp_tool", "agent"], "description": "Claude Code: http POSTs the event to url; mcp_tool calls a tool on an MCP server from mcpServers; agent loads but does not run in this version: each run is reported"},
+                    "type": {"enum": ["command", "prompt", "http", "mcp_tool", "agent"], "description": "Claude Code: http POSTs the event to url; mcp_tool calls a tool on an MCP server from mcpServers; prompt asks a model for {ok, reason}; agent lets it Read, Grep and Glob the project first"},
                     "command": {"type": "string", "minLength": 1},
                     "args": {"type": "array", "items": {"type": "string"}, "description": "Claude: exec form, no shell"},
                     "prompt": {"type": "string"},

@@ -694,23 +694,53 @@ impl Parser<'_> {
         };
         let action = match kind.as_str() {
             "command" => self.command_action(h, ptr, claude)?,
-            // Claude Code's prompt hooks: a model judges the event.
+            // Claude Code's prompt and agent hooks: a model judges the
+            // event, on the events Claude Code runs them for.
+            "prompt" | "agent" if claude => {
+                let agent = kind == "agent";
+                let prompt =
+                    self.required_string(h, ptr, "prompt", &format!("an {kind} hook needs the prompt to send"))?;
+                if !hookshot_core::judge::runs_on(event, agent) {
+                    let name = event.name_in(Dialect::Claude).unwrap_or(event.canonical_name());
+                    self.warn(
+                        &format!("{ptr}/type"),
+                        format!("Claude Code does not run \"{kind}\" hooks on {name}; this one never runs (use a command hook)"),
+                    );
+                    return None;
+                }
+                let continue_on_block = match h.get("continueOnBlock") {
+                    None => false,
+                    Some(Value::Bool(b)) if !agent => *b,
+                    Some(Value::Bool(_)) => {
+                        self.warn(
+                            &format!("{ptr}/continueOnBlock"),
+                            "agent hooks always feed their reason back; continueOnBlock is ignored",
+                        );
+                        false
+                    }
+                    Some(other) => {
+                        self.error(
+                            &format!("{ptr}/continueOnBlock"),
+                            format!("expected true or false, found {}", kind_of(other)),
+                        );
+                        return None;
+                    }
+                };
+                HookAction::Judge {
+                    prompt,
+                    model: self.opt_string(h, ptr, "model"),
+                    agent,
+                    continue_on_block,
+                }
+            }
+            // hookshot's own prompt hooks (jcli's rules): a model answers
+            // with a hook result.
             "prompt" => HookAction::Llm {
                 prompt: self.required_string(h, ptr, "prompt", "a prompt hook needs the prompt to send")?,
                 model: self.opt_string(h, ptr, "model"),
             },
             "http" if claude => self.http_action(h, ptr)?,
             "mcp_tool" if claude => self.mcp_tool_action(h, ptr)?,
-            "agent" if claude => {
-                self.required_string(h, ptr, "prompt", "an agent hook needs the prompt for its verifier")?;
-                HookAction::Unsupported {
-                    why: format!(
-                        "is a Claude Code \"{kind}\" hook, which this hookshot cannot run yet; \
-                         it did not run (use a command hook)"
-                    ),
-                    kind: kind.clone(),
-                }
-            }
             t => {
                 let known = if claude {
                     "\"command\", \"prompt\", \"http\", \"mcp_tool\" or \"agent\""

@@ -174,6 +174,7 @@ fn hook_words(action: &HookAction, project: &Path) -> Vec<String> {
         HookAction::Persistent { process, .. } => process.argv.iter().flat_map(|a| path_words(a, project)).collect(),
         HookAction::InProcess { .. }
         | HookAction::Llm { .. }
+        | HookAction::Judge { .. }
         | HookAction::Http { .. }
         | HookAction::McpTool { .. }
         | HookAction::Unsupported { .. } => Vec::new(),

@@ -10,6 +10,7 @@
 //! to release the pipes and are then killed with the group. Dropping the
 //! future (cancelling the event) kills the group too.
 
+pub mod agent;
 mod groups;
 pub mod http;
 pub mod llm;
@@ -509,6 +510,52 @@ impl Runner {
         HookRecord::from_answer(Arc::clone(hook), start.elapsed(), answer)
     }
 
+    /// Asks the model to judge the event (Claude Code's `prompt` and
+    /// `agent` hooks) and turns its `{"ok": ...}` into the answer that does
+    /// what Claude Code does with it on this event.
+    #[expect(clippy::too_many_arguments, reason = "the parts of one Judge action, kept borrowed")]
+    async fn run_judge(
+        &self,
+        hook: &Arc<HookDef>,
+        template: &str,
+        model: Option<&str>,
+        agent: bool,
+        continue_on_block: bool,
+        input: HookInput<'_>,
+        env: &RunEnv,
+        deadline: Instant,
+    ) -> HookRecord {
+        let start = Instant::now();
+        let failed = |kind, why: String| {
+            HookRecord::from_answer(Arc::clone(hook), start.elapsed(), Err(Failure::new(kind, why)))
+        };
+        let Some(client) = &self.model else {
+            let why = "has no model client to ask (configure one, e.g. --hook-model FIXTURE)";
+            return failed(FailureKind::Spawn, why.into());
+        };
+        let prompt = hookshot_core::judge::render(template, &String::from_utf8_lossy(input.bytes));
+        let answer = if agent {
+            agent::verify(client.as_ref(), prompt, model, &env.cwd, deadline).await
+        } else {
+            match tokio::time::timeout_at(deadline, client.complete(&prompt, model)).await {
+                Ok(r) => r,
+                Err(_) => Err(format!("the model did not answer within {}s", secs(start.elapsed()))),
+            }
+        };
+        let text = match answer {
+            Ok(t) => t,
+            Err(e) if Instant::now() >= deadline => return failed(FailureKind::Timeout, e),
+            Err(e) => return failed(FailureKind::Crash, format!("model call failed: {e}")),
+        };
+        let verdict = llm::extract_json(&text)
+            .and_then(|m| hookshot_core::judge::verdict(input.event, &m, agent, continue_on_block))
+            .and_then(|m| HookOutput::from_json_checked(&m));
+        match verdict {
+            Ok(out) => HookRecord::from_answer(Arc::clone(hook), start.elapsed(), Ok(out)),
+            Err(e) => failed(FailureKind::Protocol, e),
+        }
+    }
+
     /// POSTs the event to an HTTP hook and reads its answer; the request
     /// runs on the blocking pool, bounded by the deadline.
     #[expect(clippy::too_many_arguments, reason = "the parts of one Http action, kept borrowed")]
@@ -660,6 +707,25 @@ impl Runner {
             }
             HookAction::Llm { prompt, model } => {
                 return self.run_llm(hook, prompt, model.as_deref(), input, deadline).await;
+            }
+            HookAction::Judge {
+                prompt,
+                model,
+                agent,
+                continue_on_block,
+            } => {
+                return self
+                    .run_judge(
+                        hook,
+                        prompt,
+                        model.as_deref(),
+                        *agent,
+                        *continue_on_block,
+                        input,
+                        env,
+                        deadline,
+                    )
+                    .await;
             }
             HookAction::Unsupported { why, .. } => {
                 let failure = Failure::new(FailureKind::Spawn, why.clone());

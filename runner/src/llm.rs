@@ -13,11 +13,32 @@ use serde_json::{Map, Value};
 /// What the model answers: its text, or why there is none.
 pub type Completion<'a> = Pin<Box<dyn Future<Output = Result<String, String>> + Send + 'a>>;
 
+/// One model turn: its content (`{"role": "model", "parts": [...]}`), or
+/// why there is none.
+pub type Turn<'a> = Pin<Box<dyn Future<Output = Result<Value, String>> + Send + 'a>>;
+
 /// A model that answers prompts. Embedders plug in their provider; the
 /// replay client ([`FixtureModel`]) answers from a recorded `.responses` file.
 pub trait ModelClient: Send + Sync + std::fmt::Debug {
     /// Completes `prompt`, with `model` overriding the client's default.
     fn complete<'a>(&'a self, prompt: &'a str, model: Option<&'a str>) -> Completion<'a>;
+
+    /// One turn of a conversation that may call tools (agent hooks):
+    /// `contents` and `tools` in the Gemini API's shape; the answer holds
+    /// text and `functionCall` parts. By default the conversation's text
+    /// is completed, so a text-only client answers without tools.
+    fn turn<'a>(&'a self, contents: &'a [Value], _tools: &'a [Value], model: Option<&'a str>) -> Turn<'a> {
+        let text: String = contents
+            .iter()
+            .flat_map(|c| c.get("parts").and_then(Value::as_array).into_iter().flatten())
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        Box::pin(async move {
+            let answer = self.complete(&text, model).await?;
+            Ok(serde_json::json!({"role": "model", "parts": [{"text": answer}]}))
+        })
+    }
 }
 
 /// Appended to every prompt, as jcli does: the answer must be a HookResult.
@@ -72,27 +93,27 @@ pub fn extract_json(answer: &str) -> Result<Map<String, Value>, String> {
 }
 
 /// A model that answers from a recorded `.responses` file, one line per
-/// prompt, in order (the text of each line's chunks, thoughts left out).
+/// prompt or turn, in order: a prompt gets the text of the line's chunks,
+/// a turn their parts (tool calls too), thoughts left out.
 #[derive(Debug)]
 pub struct FixtureModel {
-    answers: Mutex<std::vec::IntoIter<String>>,
+    answers: Mutex<std::vec::IntoIter<Vec<Value>>>,
 }
 
 impl FixtureModel {
     /// Reads the fixture.
     pub fn open(path: &Path) -> std::io::Result<FixtureModel> {
         let text = std::fs::read_to_string(path)?;
-        let answers: Vec<String> = text
+        let answers: Vec<Vec<Value>> = text
             .lines()
             .filter(|l| !l.trim().is_empty())
             .map(|l| {
                 let v: Value = serde_json::from_str(l).unwrap_or(Value::Null);
-                let chunks = match v.get("response") {
+                match v.get("response") {
                     Some(Value::Array(c)) => c.clone(),
                     Some(o) => vec![o.clone()],
                     None => vec![],
-                };
-                hookshot_core::llm::response_text(&chunks)
+                }
             })
             .collect();
         Ok(FixtureModel {
@@ -101,10 +122,31 @@ impl FixtureModel {
     }
 }
 
+impl FixtureModel {
+    fn next(&self) -> Result<Vec<Value>, String> {
+        self.answers
+            .lock()
+            .ok()
+            .and_then(|mut a| a.next())
+            .ok_or_else(|| "the model fixture ran out of answers".to_string())
+    }
+}
+
 impl ModelClient for FixtureModel {
     fn complete<'a>(&'a self, _prompt: &'a str, _model: Option<&'a str>) -> Completion<'a> {
-        let next = self.answers.lock().ok().and_then(|mut a| a.next());
-        Box::pin(async move { next.ok_or_else(|| "the model fixture ran out of answers".to_string()) })
+        let next = self.next().map(|chunks| hookshot_core::llm::response_text(&chunks));
+        Box::pin(async move { next })
+    }
+
+    fn turn<'a>(&'a self, _contents: &'a [Value], _tools: &'a [Value], _model: Option<&'a str>) -> Turn<'a> {
+        let next = self.next().map(|chunks| {
+            let merged = hookshot_core::llm::merge_chunks(&chunks);
+            merged
+                .pointer("/candidates/0/content")
+                .cloned()
+                .unwrap_or_else(|| serde_json::json!({"role": "model", "parts": []}))
+        });
+        Box::pin(async move { next })
     }
 }
 

@@ -42,7 +42,9 @@ fn reads_bytes(hook: &HookDef) -> bool {
     hook.command().is_some()
         || matches!(
             hook.action,
-            hookshot_core::HookAction::Http { .. } | hookshot_core::HookAction::McpTool { .. }
+            hookshot_core::HookAction::Http { .. }
+                | hookshot_core::HookAction::McpTool { .. }
+                | hookshot_core::HookAction::Judge { .. }
         )
 }
 
