@@ -358,6 +358,10 @@ pub struct HookSystem {
     strategy: Strategy,
     /// The hookshots above this process, read once, when first needed.
     nesting: std::sync::OnceLock<nesting::Nesting>,
+    /// Claude Code's `CLAUDE_ENV_FILE` for this session, when this process
+    /// is the agent (`replay`): given to the hooks of the events Claude
+    /// Code gives it to.
+    env_file: std::sync::OnceLock<PathBuf>,
     /// Each planned hook's fingerprint ([`nesting::fingerprints`]).
     fingerprints: std::collections::HashMap<usize, u64>,
     /// Sources and built-ins that could not be used: shown with every
@@ -411,6 +415,7 @@ impl HookSystem {
             session_id: session_id.unwrap_or_else(new_session_id),
             strategy,
             nesting: std::sync::OnceLock::new(),
+            env_file: std::sync::OnceLock::new(),
             fingerprints: std::collections::HashMap::new(),
         };
         system.recompile()?;
@@ -564,6 +569,7 @@ impl HookSystem {
             session_id: self.session_id.clone(),
             strategy: self.strategy,
             nesting: self.nesting.clone(),
+            env_file: self.env_file.clone(),
             fingerprints: std::collections::HashMap::new(),
             load_warnings: self.load_warnings.clone(),
             builtin_problems: self.builtin_problems.clone(),
@@ -725,18 +731,34 @@ impl HookSystem {
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty())
             .unwrap_or(&self.session_id);
+        let mut vars = vec![
+            ("GEMINI_PROJECT_DIR".into(), wd.clone()),
+            ("CLAUDE_PROJECT_DIR".into(), wd.clone()),
+            ("GEMINI_CWD".into(), wd.clone()),
+            ("JCLI_CWD".into(), wd),
+            ("GEMINI_SESSION_ID".into(), session.to_string()),
+            ("JCLI_HOOK_EVENT".into(), event.display_in(Dialect::Jcli).into()),
+            (PARENT_VAR.into(), nesting::parent_value(running)),
+        ];
+        // Claude Code gives these events' hooks a file whose `export`s it
+        // sources before every later shell command of the session.
+        let exports_env = matches!(
+            event,
+            EventKind::SessionStart | EventKind::Setup | EventKind::CwdChanged | EventKind::FileChanged
+        );
+        if exports_env && let Some(f) = self.env_file.get() {
+            vars.push(("CLAUDE_ENV_FILE".into(), f.display().to_string()));
+        }
         RunEnv {
             cwd: self.workdir.clone(),
-            vars: vec![
-                ("GEMINI_PROJECT_DIR".into(), wd.clone()),
-                ("CLAUDE_PROJECT_DIR".into(), wd.clone()),
-                ("GEMINI_CWD".into(), wd.clone()),
-                ("JCLI_CWD".into(), wd),
-                ("GEMINI_SESSION_ID".into(), session.to_string()),
-                ("JCLI_HOOK_EVENT".into(), event.display_in(Dialect::Jcli).into()),
-                (PARENT_VAR.into(), nesting::parent_value(running)),
-            ],
+            vars,
         }
+    }
+
+    /// Makes `path` this session's `CLAUDE_ENV_FILE` (for an embedder that
+    /// is the agent, as `replay` is); the first call wins.
+    pub fn set_session_env_file(&self, path: PathBuf) {
+        let _ = self.env_file.set(path);
     }
 
     /// Runs the hooks of `event` and merges their answers. The input's

@@ -693,3 +693,49 @@ fn a_claude_agent_hook_uses_tools_then_decides() {
         stderr(&o)
     );
 }
+
+/// What a Claude SessionStart hook writes to `$CLAUDE_ENV_FILE` holds for
+/// every later shell command of the session, as in Claude Code. Before,
+/// replay set no such file: the hook's `>> "$CLAUDE_ENV_FILE"` failed.
+#[test]
+fn replay_gives_session_start_hooks_an_env_file_later_commands_source() {
+    let p = Project::new();
+    p.write(
+        "proj/.claude/settings.json",
+        &json!({"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command",
+            "command": "echo 'export GREETING=from-session-start' >> \"$CLAUDE_ENV_FILE\""}]}]}})
+        .to_string(),
+    );
+    let call = |parts: Value| {
+        json!({"method": "generateContentStream", "response": [
+            {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}]}]})
+        .to_string()
+    };
+    let fixture = [
+        call(json!([{"functionCall": {"name": "run_shell_command", "args": {"command": "echo \"G=$GREETING\" > g.txt"}}}])),
+        call(json!([{"text": "done"}])),
+    ]
+    .join("\n");
+    p.write("session.responses", &fixture);
+    let o = common::hookshot()
+        .args([
+            "replay",
+            "session.responses",
+            "--workdir",
+            "proj",
+            "--trust-project",
+            "--prompt",
+            "go",
+        ])
+        .current_dir(p.path(""))
+        .env("HOME", p.path("home"))
+        .env("XDG_CONFIG_HOME", p.path("home/.config"))
+        .env_remove("CLAUDE_ENV_FILE")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    let seen = std::fs::read_to_string(p.path("proj/g.txt")).unwrap_or_default();
+    assert_eq!(seen.trim(), "G=from-session-start", "{out}{}", stderr(&o));
+}

@@ -14,7 +14,7 @@ pub mod tools;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use hookshot_core::llm;
 use serde_json::{Map, Value, json};
@@ -96,6 +96,36 @@ struct Loop<'a> {
     history: Vec<Value>,
 }
 
+/// The session's `CLAUDE_ENV_FILE`: an empty file in a folder of its own
+/// (made 0700, never an existing one, so nobody else's file or symlink is
+/// used), removed with the session.
+struct SessionEnv(Option<PathBuf>);
+
+impl SessionEnv {
+    fn create() -> SessionEnv {
+        use std::os::unix::fs::DirBuilderExt;
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let dir = std::env::temp_dir().join(format!("hookshot-session-{}-{nanos}", std::process::id()));
+        let made = std::fs::DirBuilder::new().mode(0o700).create(&dir);
+        let file = dir.join("claude-env.sh");
+        SessionEnv(made.and_then(|()| std::fs::File::create_new(&file)).ok().map(|_| file))
+    }
+
+    fn file(&self) -> Option<&Path> {
+        self.0.as_deref()
+    }
+}
+
+impl Drop for SessionEnv {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0.as_ref().and_then(|f| f.parent()) {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
 /// Runs the loop; `out` receives what a person would see.
 pub async fn replay(hooks: &HookSystem, opts: &ReplayOptions, out: &mut dyn Write) -> Result<Ending, ReplayError> {
     let model = ScriptedModel::open(&opts.fixture)?;
@@ -115,6 +145,12 @@ pub async fn replay(hooks: &HookSystem, opts: &ReplayOptions, out: &mut dyn Writ
     } else {
         indicatif::ProgressBar::hidden()
     };
+    let session_env = SessionEnv::create();
+    if let Some(f) = session_env.file() {
+        hooks.set_session_env_file(f.to_path_buf());
+    }
+    let mut tools = Tools::new(hooks.workdir());
+    tools.env_file = session_env.file().map(Path::to_path_buf);
     let mut l = Loop {
         hooks,
         progress,
@@ -125,7 +161,7 @@ pub async fn replay(hooks: &HookSystem, opts: &ReplayOptions, out: &mut dyn Writ
                 .to_string()
         }),
         model,
-        tools: Tools::new(hooks.workdir()),
+        tools,
         out,
         transcript,
         history: Vec::new(),

@@ -15,6 +15,8 @@ const SHELL_TIMEOUT: Duration = Duration::from_secs(60);
 pub struct Tools {
     root: PathBuf,
     runner: Runner,
+    /// The session's `CLAUDE_ENV_FILE`, sourced before each shell command.
+    pub env_file: Option<PathBuf>,
 }
 
 /// The name a tool is known by (aliases folded).
@@ -56,6 +58,7 @@ impl Tools {
         Tools {
             root: std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf()),
             runner: Runner::default(),
+            env_file: None,
         }
     }
 
@@ -148,7 +151,16 @@ impl Tools {
                     None => self.root.clone(),
                 };
                 let env = RunEnv { cwd, vars: Vec::new() };
-                let c = self.runner.run_command(command, SHELL_TIMEOUT, b"", &env).await;
+                // As Claude Code does: what SessionStart hooks exported
+                // holds for every later command of the session.
+                let line = match &self.env_file {
+                    Some(f) if std::fs::metadata(f).is_ok_and(|m| m.len() > 0) => {
+                        let quoted = f.display().to_string().replace('\'', r"'\''");
+                        format!(". '{quoted}' && {command}")
+                    }
+                    _ => command.to_string(),
+                };
+                let c = self.runner.run_command(&line, SHELL_TIMEOUT, b"", &env).await;
                 if let Some(e) = c.exit.spawn_error {
                     return Err(e);
                 }
