@@ -717,23 +717,16 @@ fn replay_gives_session_start_hooks_an_env_file_later_commands_source() {
     ]
     .join("\n");
     p.write("session.responses", &fixture);
-    let o = common::hookshot()
-        .args([
-            "replay",
-            "session.responses",
-            "--workdir",
-            "proj",
-            "--trust-project",
-            "--prompt",
-            "go",
-        ])
-        .current_dir(p.path(""))
-        .env("HOME", p.path("home"))
-        .env("XDG_CONFIG_HOME", p.path("home/.config"))
-        .env_remove("CLAUDE_ENV_FILE")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
+    let replay = [
+        "replay",
+        "session.responses",
+        "--workdir",
+        "proj",
+        "--trust-project",
+        "--prompt",
+        "go",
+    ];
+    let o = p.run(&replay, &json!({}));
     let out = String::from_utf8_lossy(&o.stdout).to_string();
     assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
     let seen = std::fs::read_to_string(p.path("proj/g.txt")).unwrap_or_default();

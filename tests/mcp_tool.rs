@@ -28,6 +28,15 @@ fn scan_hook(tool: &str) -> Value {
     }]}]}})
 }
 
+/// The server that logged `call` is gone.
+fn assert_gone(call: &Value) {
+    let pid = nix::unistd::Pid::from_raw(call["pid"].as_i64().unwrap() as i32);
+    assert!(
+        nix::sys::signal::kill(pid, None).is_err(),
+        "the MCP server {pid} outlived hookshot"
+    );
+}
+
 fn calls(log: &std::path::Path) -> Vec<Value> {
     std::fs::read_to_string(log)
         .unwrap_or_default()
@@ -63,11 +72,7 @@ fn an_mcp_tool_hook_calls_the_tool_and_its_text_decides() {
     assert_eq!(paths, ["/p/config/secret.env", "/p/src/main.rs"]);
     // Each fire started its own server and ended it on the way out.
     for c in &seen {
-        let pid = nix::unistd::Pid::from_raw(c["pid"].as_i64().unwrap() as i32);
-        assert!(
-            nix::sys::signal::kill(pid, None).is_err(),
-            "the MCP server {pid} outlived hookshot"
-        );
+        assert_gone(c);
     }
 }
 
@@ -173,13 +178,9 @@ fn serve_keeps_one_server_for_the_session_and_ends_it() {
     let log = p.path("calls.jsonl");
     p.write("proj/.mcp.json", &servers(&log).to_string());
     p.write("proj/.claude/settings.json", &scan_hook("security_scan").to_string());
-    let mut child = common::hookshot()
-        .args(["serve", "--workdir", "proj", "--trust-project"])
-        .current_dir(p.path(""))
-        .env("HOME", p.path("home"))
-        .env("XDG_CONFIG_HOME", p.path("home/.config"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
+    let mut child = p
+        .command(&["serve", "--workdir", "proj", "--trust-project"])
+        .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
@@ -198,11 +199,7 @@ fn serve_keeps_one_server_for_the_session_and_ends_it() {
     assert!(seen.iter().all(|c| c["pid"] == seen[0]["pid"]), "one server: {seen:?}");
     writeln!(stdin, r#"{{"jsonrpc":"2.0","id":9,"method":"shutdown"}}"#).unwrap();
     assert!(child.wait().unwrap().success());
-    let pid = nix::unistd::Pid::from_raw(seen[0]["pid"].as_i64().unwrap() as i32);
-    assert!(
-        nix::sys::signal::kill(pid, None).is_err(),
-        "the MCP server outlived serve"
-    );
+    assert_gone(&seen[0]);
 }
 
 /// A plugin's own servers (its `.mcp.json`, `${CLAUDE_PLUGIN_ROOT}`
@@ -242,21 +239,7 @@ fn mcp_json_is_trusted_with_the_project_and_a_change_withdraws_it() {
         r#"{"hooksConfig": {"onFailure": "closed"}}"#,
     );
     p.write("proj/.mcp.json", &servers(&log).to_string());
-    let run = |args: &[&str], input: &Value| {
-        let mut c = common::hookshot();
-        c.args(args)
-            .current_dir(p.path(""))
-            .env("HOME", p.path("home"))
-            .env("XDG_CONFIG_HOME", p.path("home/.config"))
-            .env_remove("CLAUDE_PROJECT_DIR")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped());
-        let mut child = c.spawn().unwrap();
-        use std::io::Write;
-        let _ = child.stdin.take().unwrap().write_all(input.to_string().as_bytes());
-        child.wait_with_output().unwrap()
-    };
+    let run = |args: &[&str], input: &Value| p.run(args, input);
     let fire = |input: &Value| run(&["fire", "PreToolUse", "--workdir", "proj"], input);
     // Only servers, untrusted: nothing is blocked.
     let o = fire(&write_input("/p/a.rs"));

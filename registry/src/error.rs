@@ -83,10 +83,10 @@ impl Error {
     }
 }
 
-impl Error {
-    /// A file that does not parse, at `line`:`column`.
-    pub(crate) fn syntax(path: &std::path::Path, line: usize, column: usize, message: String) -> Error {
-        Error::Syntax(Diagnostic {
+impl Diagnostic {
+    /// A problem at `line`:`column` of `path`, not at a JSON value.
+    pub(crate) fn at_line(path: &std::path::Path, line: usize, column: usize, message: String) -> Diagnostic {
+        Diagnostic {
             at: Provenance {
                 file: Some(path.to_path_buf()),
                 line,
@@ -94,6 +94,13 @@ impl Error {
                 pointer: String::new(),
             },
             message,
-        })
+        }
+    }
+}
+
+impl Error {
+    /// A file that does not parse, at `line`:`column`.
+    pub(crate) fn syntax(path: &std::path::Path, line: usize, column: usize, message: String) -> Error {
+        Error::Syntax(Diagnostic::at_line(path, line, column, message))
     }
 }

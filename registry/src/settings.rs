@@ -1107,15 +1107,7 @@ impl Parser<'_> {
     /// file): absent is fine, unreadable or invalid is a warning there.
     fn side_file(&mut self, path: &Path) -> Option<(Value, Positions)> {
         let warn = |this: &mut Self, line, column, message: String| {
-            this.out.warnings.push(Diagnostic {
-                at: Provenance {
-                    file: Some(path.to_path_buf()),
-                    line,
-                    column,
-                    pointer: String::new(),
-                },
-                message,
-            });
+            this.out.warnings.push(Diagnostic::at_line(path, line, column, message));
         };
         let bytes = match crate::read::read_settings(path) {
             Ok(b) => b,

@@ -37,21 +37,37 @@ impl Project {
         p
     }
 
-    /// `hookshot fire EVENT` in `proj/`, the project trusted, with `args`.
-    pub fn fire(&self, event: &str, input: &Value, args: &[&str], env: &[(&str, &str)]) -> Output {
+    /// `hookshot ARGS` in the folder holding `proj/`, with its own home and
+    /// none of an agent's variables; all three streams piped.
+    pub fn command(&self, args: &[&str]) -> Command {
         let mut c = hookshot();
-        c.args(["fire", event, "--workdir", "proj", "--trust-project"])
-            .args(args)
+        c.args(args)
             .current_dir(self.dir.path())
             .env("HOME", self.path("home"))
             .env("XDG_CONFIG_HOME", self.path("home/.config"))
             .env("XDG_DATA_HOME", self.path("home/.local/share"))
             .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("CLAUDE_ENV_FILE")
             .env_remove("GEMINI_PROJECT_DIR")
             .env_remove("HOOKSHOT_DEPTH")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        c
+    }
+
+    /// [`Project::command`] run with `input` on stdin.
+    pub fn run(&self, args: &[&str], input: &Value) -> Output {
+        let mut child = self.command(args).spawn().unwrap();
+        use std::io::Write;
+        let _ = child.stdin.take().unwrap().write_all(input.to_string().as_bytes());
+        child.wait_with_output().unwrap()
+    }
+
+    /// `hookshot fire EVENT` in `proj/`, the project trusted, with `args`.
+    pub fn fire(&self, event: &str, input: &Value, args: &[&str], env: &[(&str, &str)]) -> Output {
+        let mut c = self.command(&["fire", event, "--workdir", "proj", "--trust-project"]);
+        c.args(args);
         for (k, v) in env {
             c.env(k, v);
         }
