@@ -262,3 +262,23 @@ fn mcp_json_is_trusted_with_the_project_and_a_change_withdraws_it() {
     assert!(stderr(&o).contains("is not trusted"), "{}", stderr(&o));
     assert_eq!(calls(&log).len(), 1);
 }
+
+/// A broken file of MCP servers (`.mcp.json`, a huge `~/.claude.json`) is
+/// a warning, not a guard that failed: under the closed policy it does not
+/// block events no hook of it guards. A hook calling one of its servers
+/// still fails visibly (and blocks).
+#[test]
+fn a_broken_server_file_warns_and_blocks_only_the_hooks_that_need_it() {
+    let p = Project::new();
+    p.write(
+        "home/.config/hookshot/settings.json",
+        r#"{"hooksConfig": {"onFailure": "closed"}}"#,
+    );
+    p.write("proj/.mcp.json", "{\"mcpServers\": {");
+    let o = p.fire("PreToolUse", &write_input("/p/a.rs"), &[], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains(".mcp.json"), "{}", stderr(&o));
+    p.write("proj/.claude/settings.json", &scan_hook("security_scan").to_string());
+    let o = p.fire("PreToolUse", &write_input("/p/a.rs"), &[], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

@@ -104,6 +104,14 @@ impl Source {
             .then(|| root.to_path_buf())
     }
 
+    /// Whether it is a file of MCP servers only (`.mcp.json`,
+    /// `~/.claude.json`), which defines no hook.
+    pub fn servers_only(&self) -> bool {
+        self.path
+            .file_name()
+            .is_some_and(|n| n == ".mcp.json" || n == ".claude.json")
+    }
+
     /// What its place says about the file before it is read.
     fn context(&self) -> settings::Context {
         let dialect = self.dialect();
@@ -322,16 +330,34 @@ impl Registry {
         let mut files = Vec::with_capacity(ordered.len());
         let mut problems = Vec::new();
         let mut untrusted_servers = Vec::new();
+        // A file of MCP servers is no guard: one that cannot be used is a
+        // warning, and a hook calling one of its servers says it failed.
+        let mut server_file_warnings = Vec::new();
         for s in ordered {
             let broken = |message: String| SourceProblem {
                 source: s.clone(),
                 kind: ProblemKind::Broken,
                 message,
             };
+            let servers_only = s.servers_only();
+            let mut broken_file = |e: Error| {
+                if servers_only {
+                    let at = hookshot_core::Provenance {
+                        file: Some(s.path.clone()),
+                        ..Default::default()
+                    };
+                    server_file_warnings.push(Diagnostic {
+                        at,
+                        message: format!("its MCP servers are not loaded: {e}"),
+                    });
+                } else {
+                    problems.push(broken(e.to_string()));
+                }
+            };
             let bytes = match s.read() {
                 Ok(b) => b,
                 Err(e) => {
-                    problems.push(broken(e.to_string()));
+                    broken_file(e);
                     continue;
                 }
             };
@@ -345,9 +371,9 @@ impl Registry {
                     (None, None) => Err("was never trusted".into()),
                 };
                 if let Err(why) = verdict {
-                    // A file of MCP servers is no guard: hooks that call
-                    // its servers say it is untrusted when they would run.
-                    if s.path.file_name().is_some_and(|n| n == ".mcp.json") {
+                    // Hooks that call its servers say it is untrusted when
+                    // they would run.
+                    if servers_only {
                         untrusted_servers.push(s.path.clone());
                         continue;
                     }
@@ -365,11 +391,12 @@ impl Registry {
             }
             match s.parse(bytes) {
                 Ok(parsed) => files.push((s.clone(), parsed, true)),
-                Err(e) => problems.push(broken(e.to_string())),
+                Err(e) => broken_file(e),
             }
         }
         let mut reg = Registry::combine(files, &untrusted_servers);
         reg.problems = problems;
+        reg.warnings.extend(server_file_warnings);
         reg
     }
 
