@@ -144,7 +144,11 @@ impl McpPool {
         for slot in slots {
             if let Some(mut server) = slot.lock().await.take() {
                 let _ = tokio::time::timeout_at(deadline, server.client.close()).await;
-                let _ = tokio::time::timeout_at(deadline, server.child.wait()).await;
+                if tokio::time::timeout_at(deadline, server.child.wait()).await.is_err() {
+                    // Killed and reaped here, not left to exit after
+                    // hookshot: no zombie outlives the session.
+                    let _ = server.child.kill().await;
+                }
             }
         }
     }
