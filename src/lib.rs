@@ -589,10 +589,21 @@ impl HookSystem {
     }
 
     /// Why some configured hooks cannot run (untrusted or broken sources,
-    /// built-ins that could not start): each fired event carries these as
-    /// warnings, and blocks on them under the closed failure policy.
-    pub fn load_warnings(&self) -> &[String] {
-        &self.load_warnings
+    /// built-ins that could not start), then files of MCP servers that
+    /// could not be used: each fired event carries all of these as
+    /// warnings, and blocks on the first kind under the closed failure
+    /// policy.
+    pub fn load_warnings(&self) -> Vec<String> {
+        let servers = self
+            .registry
+            .problems()
+            .iter()
+            .filter(|p| p.kind == ProblemKind::Servers);
+        self.load_warnings
+            .iter()
+            .cloned()
+            .chain(servers.map(|p| p.message.clone()))
+            .collect()
     }
 
     /// The failure policy in force (`hooksConfig.onFailure`, strictest wins).
@@ -634,7 +645,7 @@ impl HookSystem {
         let sources = reg.problems().iter().map(|p| {
             let state = match p.kind {
                 ProblemKind::Untrusted => "untrusted",
-                ProblemKind::Broken => "broken",
+                ProblemKind::Broken | ProblemKind::Servers => "broken",
             };
             serde_json::json!({"event": null, "name": null, "source": p.source.kind,
                 "at": p.source.path.display().to_string(), "precedence": null, "state": state,
@@ -805,7 +816,7 @@ impl HookSystem {
         let mut outcome = self.run_plan(event, input, keep).await;
         // Sources that could not be used are part of every answer: the user
         // sees them, and the closed policy refuses to act without them.
-        outcome.warnings.splice(0..0, self.load_warnings.iter().cloned());
+        outcome.warnings.splice(0..0, self.load_warnings());
         if self.failure_policy() == FailPolicy::Closed && !self.load_warnings.is_empty() && !outcome.is_blocked() {
             outcome.output.decision = Decision::Block;
             outcome.output.reason = Some(format!(
@@ -926,11 +937,13 @@ impl HookSystem {
     }
 }
 
-/// One line per source and built-in that could not be used.
+/// One line per source and built-in that could not be used, files of MCP
+/// servers left out: those are no block.
 fn load_warnings(registry: &Registry, builtin_problems: &[String]) -> Vec<String> {
     registry
         .problems()
         .iter()
+        .filter(|p| p.kind != ProblemKind::Servers)
         .map(|p| p.message.clone())
         .chain(builtin_problems.iter().cloned())
         .collect()

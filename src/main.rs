@@ -652,7 +652,7 @@ fn list(hooks: &HookSystem, as_json: bool) {
     for p in hooks.registry().problems() {
         let state = match p.kind {
             hookshot::ProblemKind::Untrusted => "untrusted",
-            hookshot::ProblemKind::Broken => "broken",
+            hookshot::ProblemKind::Broken | hookshot::ProblemKind::Servers => "broken",
         };
         println!("{state} ({} source): {}", p.source.kind, p.message);
     }

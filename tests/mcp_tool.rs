@@ -264,7 +264,7 @@ fn mcp_json_is_trusted_with_the_project_and_a_change_withdraws_it() {
 }
 
 /// A broken file of MCP servers (`.mcp.json`, a huge `~/.claude.json`) is
-/// a warning, not a guard that failed: under the closed policy it does not
+/// shown with every answer, but it is not a guard that failed: under the closed policy it does not
 /// block events no hook of it guards. A hook calling one of its servers
 /// still fails visibly (and blocks).
 #[test]
@@ -278,6 +278,12 @@ fn a_broken_server_file_warns_and_blocks_only_the_hooks_that_need_it() {
     let o = p.fire("PreToolUse", &write_input("/p/a.rs"), &[], &[]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).contains(".mcp.json"), "{}", stderr(&o));
+    // Shown in the answer too: Claude Code hides stderr when stdout is JSON.
+    let shown = stdout(&o)["systemMessage"].as_str().unwrap_or_default().to_string();
+    assert!(
+        shown.contains(".mcp.json") && shown.contains("MCP servers are not loaded"),
+        "{shown}"
+    );
     p.write("proj/.claude/settings.json", &scan_hook("security_scan").to_string());
     let o = p.fire("PreToolUse", &write_input("/p/a.rs"), &[], &[]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));

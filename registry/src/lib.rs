@@ -215,6 +215,11 @@ pub enum ProblemKind {
     Untrusted,
     /// Could not be read or parsed.
     Broken,
+    /// A file of MCP servers only (`.mcp.json`, `~/.claude.json`) could
+    /// not be read or parsed. It guards nothing itself, so it is shown but
+    /// never a block; a hook that calls one of its servers fails (and
+    /// blocks under the closed policy) when it would run.
+    Servers,
 }
 
 /// Claude Code's limits on http hooks: the URLs they may POST to and the
@@ -330,9 +335,6 @@ impl Registry {
         let mut files = Vec::with_capacity(ordered.len());
         let mut problems = Vec::new();
         let mut untrusted_servers = Vec::new();
-        // A file of MCP servers is no guard: one that cannot be used is a
-        // warning, and a hook calling one of its servers says it failed.
-        let mut server_file_warnings = Vec::new();
         for s in ordered {
             let broken = |message: String| SourceProblem {
                 source: s.clone(),
@@ -341,18 +343,15 @@ impl Registry {
             };
             let servers_only = s.servers_only();
             let mut broken_file = |e: Error| {
-                if servers_only {
-                    let at = hookshot_core::Provenance {
-                        file: Some(s.path.clone()),
-                        ..Default::default()
-                    };
-                    server_file_warnings.push(Diagnostic {
-                        at,
-                        message: format!("its MCP servers are not loaded: {e}"),
-                    });
+                problems.push(if servers_only {
+                    SourceProblem {
+                        kind: ProblemKind::Servers,
+                        message: format!("{e} (its MCP servers are not loaded)"),
+                        ..broken(String::new())
+                    }
                 } else {
-                    problems.push(broken(e.to_string()));
-                }
+                    broken(e.to_string())
+                });
             };
             let bytes = match s.read() {
                 Ok(b) => b,
@@ -396,7 +395,6 @@ impl Registry {
         }
         let mut reg = Registry::combine(files, &untrusted_servers);
         reg.problems = problems;
-        reg.warnings.extend(server_file_warnings);
         reg
     }
 
