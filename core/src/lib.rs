@@ -15,6 +15,7 @@ pub mod outcome;
 pub mod output;
 pub mod paths;
 pub mod record;
+pub mod subst;
 pub mod suggest;
 pub mod tools;
 

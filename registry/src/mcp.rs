@@ -158,31 +158,18 @@ impl Reader<'_> {
 /// `${VAR:-default}`; a variable that is not set and has no default makes
 /// the server unusable, as it does in Claude Code.
 pub fn expand(s: &str, vars: &[(String, String)]) -> Result<String, String> {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(i) = rest.find("${") {
-        out.push_str(&rest[..i]);
-        let Some(end) = rest[i..].find('}') else {
-            out.push_str(&rest[i..]);
-            return Ok(out);
-        };
-        let inner = &rest[i + 2..i + end];
+    hookshot_core::subst::braced(s, |inner| {
         let (name, default) = match inner.split_once(":-") {
             Some((n, d)) => (n, Some(d)),
             None => (inner, None),
         };
-        let value = vars
-            .iter()
+        vars.iter()
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.clone())
             .or_else(|| std::env::var(name).ok())
             .or_else(|| default.map(str::to_string))
-            .ok_or_else(|| format!("needs ${{{name}}}, which is not set"))?;
-        out.push_str(&value);
-        rest = &rest[i + end + 1..];
-    }
-    out.push_str(rest);
-    Ok(out)
+            .ok_or_else(|| format!("needs ${{{name}}}, which is not set"))
+    })
 }
 
 /// The definitions a hook from `hook` may use, most preferred first: the

@@ -97,13 +97,10 @@ impl McpPool {
             let mut guard = tokio::time::timeout_at(deadline, slot.lock())
                 .await
                 .map_err(|_| late())?;
-            if guard.as_ref().is_some_and(|s| s.client.is_closed()) {
-                *guard = None;
-            }
-            if guard.is_none() {
-                *guard = Some(start(name, spec, env, deadline).await?);
-            }
-            let server = guard.as_ref().ok_or_else(late)?;
+            let server = match guard.take().filter(|s| !s.client.is_closed()) {
+                Some(running) => guard.insert(running),
+                None => guard.insert(start(name, spec, env, deadline).await?),
+            };
             server.client.peer().clone()
         };
         let mut params = CallToolRequestParams::new(tool.to_string());
@@ -266,20 +263,14 @@ fn fill_string(s: &str, input: &Value) -> Value {
             .cloned()
             .unwrap_or_else(|| Value::String(String::new()));
     }
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(i) = rest.find("${") {
-        let Some(end) = rest[i..].find('}') else { break };
-        out.push_str(&rest[..i]);
-        match lookup(input, &rest[i + 2..i + end]) {
-            Some(Value::String(v)) => out.push_str(v),
-            Some(v) => out.push_str(&v.to_string()),
-            None => {}
-        }
-        rest = &rest[i + end + 1..];
-    }
-    out.push_str(rest);
-    Value::String(out)
+    let filled = hookshot_core::subst::braced(s, |path| {
+        Ok::<_, std::convert::Infallible>(match lookup(input, path) {
+            Some(Value::String(v)) => v.clone(),
+            Some(v) => v.to_string(),
+            None => String::new(),
+        })
+    });
+    Value::String(filled.unwrap_or_else(|never| match never {}))
 }
 
 /// The text a tool answered, as a command's stdout: its text blocks, one
