@@ -166,12 +166,7 @@ fn glob(pattern: &str) -> Result<globset::GlobMatcher, String> {
 }
 
 fn cap(mut s: String) -> String {
-    if s.len() > MAX_ANSWER {
-        let mut cut = MAX_ANSWER;
-        while !s.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        s.truncate(cut);
+    if crate::truncate_to(&mut s, MAX_ANSWER) {
         s.push_str("\n[cut: the answer was longer]");
     }
     s

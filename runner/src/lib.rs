@@ -42,6 +42,23 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command;
 use tokio::sync::{Semaphore, watch};
 
+/// Why a model hook cannot run in a runner without a model client.
+const NO_MODEL: &str = "has no model client to ask (configure one, e.g. --hook-model FIXTURE)";
+
+/// Cuts `s` to at most `max` bytes, at a character boundary; says whether
+/// anything was cut.
+pub(crate) fn truncate_to(s: &mut String, max: usize) -> bool {
+    if s.len() <= max {
+        return false;
+    }
+    let mut cut = max;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    s.truncate(cut);
+    true
+}
+
 /// How hooks are started and supervised.
 #[derive(Debug, Clone)]
 pub struct RunnerConfig {
@@ -482,7 +499,7 @@ impl Runner {
         let start = Instant::now();
         let prompt = llm::render(template, input.event, input.canonical);
         let Some(client) = &self.model else {
-            let why = "has no model client to ask (configure one, e.g. --hook-model FIXTURE)";
+            let why = NO_MODEL;
             return HookRecord::from_answer(
                 Arc::clone(hook),
                 start.elapsed(),
@@ -530,7 +547,7 @@ impl Runner {
             HookRecord::from_answer(Arc::clone(hook), start.elapsed(), Err(Failure::new(kind, why)))
         };
         let Some(client) = &self.model else {
-            let why = "has no model client to ask (configure one, e.g. --hook-model FIXTURE)";
+            let why = NO_MODEL;
             return failed(FailureKind::Spawn, why.into());
         };
         let prompt = hookshot_core::judge::render(template, &String::from_utf8_lossy(input.bytes));
@@ -653,15 +670,7 @@ impl Runner {
                     let why = format!("the MCP tool {tool} on \"{server}\" reported an error: {}", text.trim());
                     return failed(Failure::new(FailureKind::Crash, why));
                 }
-                let cap = self.config.output_cap;
-                let truncated = text.len() > cap;
-                if truncated {
-                    let mut cut = cap;
-                    while !text.is_char_boundary(cut) {
-                        cut -= 1;
-                    }
-                    text.truncate(cut);
-                }
+                let truncated = truncate_to(&mut text, self.config.output_cap);
                 HookRecord::interpret(
                     Arc::clone(hook),
                     Captured {
