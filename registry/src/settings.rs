@@ -93,35 +93,48 @@ pub struct Context {
 pub fn parse_with(path: &Path, text: &str, source: SourceKind, cx: &Context) -> Result<SettingsFile, Error> {
     let looks_yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
     let looks_toml = matches!(path.extension().and_then(|e| e.to_str()), Some("toml"));
+    if path.file_name().is_some_and(|n| n == ".claude.json") {
+        return claude_state(path, text, source, cx);
+    }
     let (value, positions) = if looks_yaml {
         crate::yaml::parse(path, text)?
     } else if looks_toml {
         crate::toml::parse(path, text)?
     } else {
-        let value: Value = serde_json::from_str(text).map_err(|e| {
-            Error::Syntax(Diagnostic {
-                at: Provenance {
-                    file: Some(path.to_path_buf()),
-                    line: e.line(),
-                    column: e.column(),
-                    pointer: String::new(),
-                },
-                message: format!("invalid JSON: {}", strip_position(&e.to_string())),
-            })
-        })?;
+        let value: Value = serde_json::from_str(text).map_err(|e| invalid_json(path, &e))?;
         let positions = Positions::of_json(text);
         (value, positions)
     };
+    run_parser(path, &value, &positions, source, cx, looks_yaml)
+}
+
+fn invalid_json(path: &Path, e: &serde_json::Error) -> Error {
+    Error::syntax(
+        path,
+        e.line(),
+        e.column(),
+        format!("invalid JSON: {}", strip_position(&e.to_string())),
+    )
+}
+
+fn run_parser(
+    path: &Path,
+    value: &Value,
+    positions: &Positions,
+    source: SourceKind,
+    cx: &Context,
+    yaml: bool,
+) -> Result<SettingsFile, Error> {
     let mut p = Parser {
         path,
-        positions: &positions,
+        positions,
         source,
         cx,
-        yaml: looks_yaml || cx.dialect == Some(Dialect::Jcli),
+        yaml: yaml || cx.dialect == Some(Dialect::Jcli),
         errors: Vec::new(),
         out: SettingsFile::default(),
     };
-    p.file(&value);
+    p.file(value);
     if let Some((root, data)) = &cx.plugin {
         p.plugin_servers(root, data);
     }
@@ -129,6 +142,49 @@ pub fn parse_with(path: &Path, text: &str, source: SourceKind, cx: &Context) -> 
         Ok(p.out)
     } else {
         Err(Error::Invalid(p.errors))
+    }
+}
+
+/// What hookshot reads of Claude Code's `~/.claude.json`: the user's MCP
+/// servers and each project's. The file is mostly Claude Code's own state
+/// and often megabytes; the rest of it is skipped without being built.
+#[derive(serde::Deserialize)]
+struct ClaudeState {
+    #[serde(rename = "mcpServers")]
+    mcp_servers: Option<Value>,
+    #[serde(default)]
+    projects: std::collections::HashMap<String, ClaudeProject>,
+}
+
+#[derive(serde::Deserialize)]
+struct ClaudeProject {
+    #[serde(rename = "mcpServers")]
+    mcp_servers: Option<Value>,
+}
+
+/// `~/.claude.json` read for its MCP servers only. Line and column are
+/// looked up (a scan of the whole file) only when there is something to
+/// report.
+fn claude_state(path: &Path, text: &str, source: SourceKind, cx: &Context) -> Result<SettingsFile, Error> {
+    let mut state: ClaudeState = serde_json::from_str(text).map_err(|e| invalid_json(path, &e))?;
+    let mut kept = Map::new();
+    if let Some(servers) = state.mcp_servers {
+        kept.insert("mcpServers".into(), servers);
+    }
+    if let Some(project) = &cx.project {
+        let key = project.display().to_string();
+        if let Some(servers) = state.projects.remove(&key).and_then(|p| p.mcp_servers) {
+            let mut entry = Map::new();
+            entry.insert("mcpServers".into(), servers);
+            let mut projects = Map::new();
+            projects.insert(key, Value::Object(entry));
+            kept.insert("projects".into(), Value::Object(projects));
+        }
+    }
+    let kept = Value::Object(kept);
+    match run_parser(path, &kept, &Positions::default(), source, cx, false) {
+        Ok(file) if file.warnings.is_empty() => Ok(file),
+        _ => run_parser(path, &kept, &Positions::of_json(text), source, cx, false),
     }
 }
 

@@ -472,3 +472,20 @@ fn claude_argument_filters() {
     assert_eq!(file, MatcherSpec::Regex(".envrc|.env".into()));
     assert!(m("Write(src/[)").unwrap_err().contains("invalid argument glob"));
 }
+
+/// `~/.claude.json` is read for its MCP servers only (the user's and this
+/// project's), and a problem in one is still reported at its line.
+#[test]
+fn claude_state_yields_servers_and_places_problems() {
+    let text = "{\"history\": [1, 2],\n \"projects\": {\"/p\": {\"mcpServers\": {\"local\": {\"command\": \"l\"}}},\n  \"/q\": {\"mcpServers\": {\"other\": {\"command\": \"o\"}}}},\n \"mcpServers\": {\"user\": {\"command\": \"u\", \"args\": 5}}}";
+    let cx = settings::Context {
+        dialect: None,
+        plugin: None,
+        project: Some("/p".into()),
+    };
+    let f = settings::parse_with(Path::new("/h/.claude.json"), text, SourceKind::User, &cx).unwrap();
+    let names: Vec<&str> = f.mcp_servers.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["user", "local"]);
+    assert_eq!(f.warnings.len(), 1, "{:?}", f.warnings);
+    assert_eq!(f.warnings[0].at.line, 4, "{}", f.warnings[0]);
+}
