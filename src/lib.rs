@@ -42,6 +42,7 @@
 //! # }).unwrap();
 //! ```
 
+pub mod background;
 pub mod builtins;
 pub mod metrics;
 pub mod nesting;
@@ -53,6 +54,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use background::BackgroundMode;
 use hookshot_core::input::{SessionFacts, fill_common};
 pub use hookshot_core::{
     Decision, Dialect, EventKind, FailPolicy, HookDef, HookOutput, HookRecord, MatchTarget, Outcome, SourceKind,
@@ -370,6 +372,11 @@ pub struct HookSystem {
     /// Built-ins that could not start; they are not restarted on reload,
     /// so their problems outlive it.
     builtin_problems: Vec<String>,
+    /// Hooks the agent does not wait for, and what they left to deliver.
+    background: Arc<background::Background>,
+    /// Some planned hook runs in the background: only then are spooled
+    /// results looked for.
+    has_background: bool,
 }
 
 fn new_session_id() -> String {
@@ -417,6 +424,8 @@ impl HookSystem {
             nesting: std::sync::OnceLock::new(),
             env_file: std::sync::OnceLock::new(),
             fingerprints: std::collections::HashMap::new(),
+            background: Arc::default(),
+            has_background: false,
         };
         system.recompile()?;
         Ok(system)
@@ -456,7 +465,21 @@ impl HookSystem {
             .collect();
         self.planner = Planner::new(&hooks)?;
         self.fingerprints = nesting::fingerprints(&hooks);
+        self.has_background = hooks.iter().any(|h| h.options.background.is_on());
         Ok(())
+    }
+
+    /// Where hooks the agent does not wait for run (default: as tasks of
+    /// this process), and the folder where detached runs leave their
+    /// results for the session's next event. Set before the first event.
+    pub fn set_background(&mut self, mode: BackgroundMode, spool: Option<PathBuf>) {
+        self.background = Arc::new(background::Background::new(mode, spool));
+    }
+
+    /// What background hooks of `session` left undelivered, for an event
+    /// that cannot carry it to the model (a detached run saves it).
+    pub fn take_deliveries(&self, session: &str) -> Vec<background::Delivery> {
+        self.background.take(session)
     }
 
     fn add_code_hook(&mut self, def: HookDef, hook: Arc<dyn Hook>) {
@@ -573,6 +596,8 @@ impl HookSystem {
             fingerprints: std::collections::HashMap::new(),
             load_warnings: self.load_warnings.clone(),
             builtin_problems: self.builtin_problems.clone(),
+            background: Arc::clone(&self.background),
+            has_background: false,
         };
         let loaded = next.reload();
         // A change that was not taken leaves the old registry, which still
@@ -813,7 +838,24 @@ impl HookSystem {
         input: &mut Map<String, Value>,
         keep: impl Fn(&HookDef) -> bool,
     ) -> Outcome {
+        // What background hooks of this session said since its last event
+        // that could carry it: the model hears it now.
+        let delivered = if self.has_background && event.context_reaches_model() {
+            self.background.take(&self.session_of(input))
+        } else {
+            Vec::new()
+        };
         let mut outcome = self.run_plan(event, input, keep).await;
+        for d in delivered {
+            if let Some(c) = d.context {
+                let joined = match outcome.output.additional_context.take() {
+                    Some(mine) => format!("{mine}\n{c}"),
+                    None => c,
+                };
+                outcome.output.additional_context = Some(joined);
+            }
+            outcome.warnings.extend(d.warning);
+        }
         // Sources that could not be used are part of every answer: the user
         // sees them, and the closed policy refuses to act without them.
         outcome.warnings.splice(0..0, self.load_warnings());
@@ -868,10 +910,22 @@ impl HookSystem {
             o.warnings.push(why);
             return o;
         }
+        let env = self.env(event, input, &prints);
+        if self.has_background && self.background.mode != BackgroundMode::Inline {
+            let (later, now): (Vec<_>, Vec<_>) = std::mem::take(&mut plan.hooks)
+                .into_iter()
+                .partition(|h| h.options.background.is_on());
+            plan.hooks = now;
+            if !later.is_empty() && self.background.mode == BackgroundMode::Tasks {
+                self.start_background(event, later, input.clone(), env.clone());
+            }
+            if plan.hooks.is_empty() {
+                return Outcome::empty(event);
+            }
+        }
         if !plan.hooks.iter().any(|h| h.sequential) {
             plan.mode = Mode::Parallel;
         }
-        let env = self.env(event, input, &prints);
         let sequential = match self.strategy {
             Strategy::Auto => plan.mode == Mode::Sequential,
             Strategy::Parallel => false,
@@ -928,11 +982,44 @@ impl HookSystem {
         outcome
     }
 
+    /// Starts the hooks the agent does not wait for, all at once, each with
+    /// its own timeout and no event budget (the event is over for them).
+    fn start_background(&self, event: EventKind, hooks: Vec<Arc<HookDef>>, mut input: Map<String, Value>, env: RunEnv) {
+        let runner = self.runner.clone();
+        let metrics = Arc::clone(&self.metrics);
+        let session = self.session_of(&input);
+        let work = async move {
+            let run = PlanRun {
+                event,
+                hooks: &hooks,
+                sequential: false,
+                fail_fast: false,
+                budget: None,
+                env: &env,
+            };
+            runner.run_plan(run, &mut input, |_, _| {}).await
+        };
+        self.background
+            .start(session, work, move |records| metrics.record(records));
+    }
+
+    /// The session an event belongs to: the caller's, else this system's.
+    fn session_of(&self, input: &Map<String, Value>) -> String {
+        input
+            .get("session_id")
+            .and_then(Value::as_str)
+            .unwrap_or(&self.session_id)
+            .to_string()
+    }
+
     /// Ends what outlives single events (persistent hook processes): each
     /// is given the rest of what it was sent and a moment to finish. Call it
     /// before the process exits; otherwise they are killed when the system
     /// is dropped.
     pub async fn shutdown(&self) {
+        // Background runs still going are cancelled, as Claude Code cancels
+        // them when a `-p` session ends.
+        self.background.shutdown().await;
         self.runner.shutdown(Duration::from_millis(500)).await;
     }
 }

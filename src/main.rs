@@ -69,6 +69,11 @@ enum Command {
         /// Print the answer as compact JSON (the default output is JSON too).
         #[arg(long)]
         json: bool,
+        /// Run only the event's background (`async`) hooks, with the input
+        /// in FILE (removed once read), and leave what they say for the
+        /// session's next event: how a `fire` hands them off.
+        #[arg(long, value_name = "FILE", hide = true)]
+        background_job: Option<PathBuf>,
     },
     /// Replay a recorded model session through the reference agent loop.
     Replay {
@@ -370,6 +375,82 @@ fn answer_codex(outcome: &mut hookshot::Outcome) {
     o.suppress_output = false;
 }
 
+/// Starts a detached `hookshot` that runs this event's background hooks
+/// (this very command line, with the input in a job file): the agent gets
+/// its answer now, and the hooks go on after this process has exited, out
+/// of its process group and its pipes, so the agent waits for neither.
+fn hand_off(input: &Map<String, Value>, spool: Option<&Path>) -> Result<(), String> {
+    use std::os::unix::process::CommandExt;
+    let spool = spool.ok_or("no state directory (set HOME or XDG_STATE_HOME)")?;
+    let bytes = serde_json::to_vec(input).map_err(|e| e.to_string())?;
+    let job = hookshot::background::spool::put_job(spool, &bytes).map_err(|e| format!("{}: {e}", spool.display()))?;
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    let started = std::process::Command::new(exe)
+        .args(std::env::args_os().skip(1))
+        .arg("--background-job")
+        .arg(&job)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn();
+    started.map(drop).map_err(|e| {
+        let _ = std::fs::remove_file(&job);
+        format!("cannot start: {e}")
+    })
+}
+
+/// The detached half of [`hand_off`]: runs the background hooks of the
+/// event in the job and saves what they say for the session's next event.
+/// Nobody reads this process's output, so every problem is saved as a
+/// warning for that event instead.
+async fn run_background_job(
+    event: EventKind,
+    dialect: hookshot::Dialect,
+    job: &Path,
+    sources: &Sources,
+) -> Result<u8, Fail> {
+    use hookshot::background::{Delivery, spool};
+    let Some(dir) = spool::dir() else { return Ok(1) };
+    let problem = |session: &str, why: String| {
+        let d = Delivery {
+            hook: "background".into(),
+            context: None,
+            warning: Some(format!("background hooks of {event} did not run: {why}")),
+        };
+        let _ = spool::put(&dir, session, &[d]);
+        Ok(1)
+    };
+    let input = match spool::take_job(job).map(|b| serde_json::from_slice::<Map<String, Value>>(&b)) {
+        Ok(Ok(input)) => input,
+        // No input, no session to tell.
+        _ => return Ok(1),
+    };
+    let session = input
+        .get("session_id")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let codex = dialect == hookshot::Dialect::Claude && input.contains_key("turn_id");
+    let mut hooks = match build_for(sources, calling_agent(event, dialect, codex)) {
+        Ok(h) => h,
+        Err(Fail::Settings(why) | Fail::Usage(why)) => return problem(&session, why),
+    };
+    hooks.set_background(hookshot::BackgroundMode::Inline, None);
+    let outcome = hooks.fire_where(event, input, |h| h.options.background.is_on()).await;
+    hooks.shutdown().await;
+    let found: Vec<Delivery> = outcome
+        .records
+        .iter()
+        .filter(|r| r.hook.options.background.is_on())
+        .filter_map(Delivery::of)
+        .collect();
+    match spool::put(&dir, &session, &found) {
+        Ok(()) => Ok(0),
+        Err(e) => problem(&session, e.to_string()),
+    }
+}
+
 fn build(sources: &Sources) -> Result<HookSystem, Fail> {
     build_for(sources, None)
 }
@@ -457,13 +538,30 @@ async fn run(command: Command) -> Result<u8, Fail> {
             input,
             sources,
             json: _,
+            background_job,
         } => {
             let (event, dialect) = parse_event(&event)?;
+            if let Some(job) = background_job {
+                return run_background_job(event, dialect, &job, &sources).await;
+            }
             let input = read_input(input.as_deref())?;
             // Codex sends a turn_id with every event; Claude Code does not.
             let codex = dialect == hookshot::Dialect::Claude && input.contains_key("turn_id");
-            let hooks = build_for(&sources, calling_agent(event, dialect, codex))?;
+            let mut hooks = build_for(&sources, calling_agent(event, dialect, codex))?;
+            let spool = hookshot::background::spool::dir();
+            hooks.set_background(hookshot::BackgroundMode::Elsewhere, spool.clone());
+            let mut handoff = None;
+            if hooks.plan(event, &input).iter().any(|h| h.options.background.is_on())
+                && let Err(e) = hand_off(&input, spool.as_deref())
+            {
+                // Run them within the event rather than not at all.
+                hooks.set_background(hookshot::BackgroundMode::Inline, spool);
+                handoff = Some(format!(
+                    "background hooks ran before the answer, not after it: they could not be handed off ({e})"
+                ));
+            }
             let mut outcome = hooks.fire(event, input).await;
+            outcome.warnings.extend(handoff);
             if codex {
                 answer_codex(&mut outcome);
             }

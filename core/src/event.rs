@@ -238,6 +238,23 @@ impl EventKind {
         )
     }
 
+    /// Whether the answer to this event can carry `additionalContext` to
+    /// the model: where what background hooks said is delivered.
+    pub fn context_reaches_model(self) -> bool {
+        matches!(
+            self,
+            EventKind::SessionStart
+                | EventKind::Setup
+                | EventKind::BeforeAgent
+                | EventKind::UserPromptExpansion
+                | EventKind::BeforeTool
+                | EventKind::AfterTool
+                | EventKind::AfterToolFailure
+                | EventKind::PostToolBatch
+                | EventKind::SubagentStart
+        )
+    }
+
     /// Whether the agent adds a hook's plain (non-JSON) stdout to the
     /// model's context at this event (Claude Code's rule); elsewhere plain
     /// stdout only reaches its debug log.

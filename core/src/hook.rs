@@ -243,10 +243,40 @@ pub struct HookOptions {
     pub env: Vec<(String, String)>,
     /// Claude's `if`: a rule the tool call must also match.
     pub condition: Option<ToolRule>,
-    /// Claude's `async`: runs in the background; the agent does not wait
-    /// and no verdict of it applies.
-    pub background: bool,
+    /// Claude's `async` and `asyncRewake`: the agent does not wait, and
+    /// what the hook says reaches the model with a later event.
+    pub background: Background,
 }
+
+/// How a hook runs when the agent does not wait for it (Claude's `async`
+/// and `asyncRewake`). Its verdict never applies: the action it would have
+/// controlled went on without it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Background {
+    /// The agent waits for it: an ordinary hook.
+    #[default]
+    Off,
+    /// `async`: its `additionalContext` and `systemMessage` reach the model
+    /// with the session's next event that carries context. Its timeout is
+    /// not enforced (as in Claude Code), only [`BACKGROUND_CEILING`].
+    Async,
+    /// `asyncRewake`: as `async`, its timeout enforced, and exit code 2
+    /// delivers its stderr (or stdout) to the model as a reminder.
+    Rewake,
+}
+
+impl Background {
+    /// The agent does not wait for the hook.
+    pub fn is_on(self) -> bool {
+        self != Background::Off
+    }
+}
+
+/// The longest an `async` hook may run: Claude Code enforces no timeout on
+/// one, and hookshot still ends it rather than let a forgotten session
+/// leave processes behind forever.
+pub const BACKGROUND_CEILING: std::time::Duration = std::time::Duration::from_secs(3600);
 
 /// How to start a persistent hook process.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]

@@ -21,8 +21,8 @@ pub mod tools;
 
 pub use event::{Dialect, EventKind, MatchTarget};
 pub use hook::{
-    FailPolicy, HookAction, HookDef, HookOptions, MatcherSpec, McpStdio, ProcessSpec, Provenance, SourceKind, ToolRule,
-    main_argument,
+    BACKGROUND_CEILING, Background, FailPolicy, HookAction, HookDef, HookOptions, MatcherSpec, McpStdio, ProcessSpec,
+    Provenance, SourceKind, ToolRule, main_argument,
 };
 pub use outcome::Outcome;
 pub use output::{Decision, HookOutput, TailToolCall};

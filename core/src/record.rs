@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::event::{Dialect, EventKind};
-use crate::hook::{FailPolicy, HookDef};
+use crate::hook::{Background, FailPolicy, HookDef};
 use crate::output::{Decision, HookOutput};
 
 /// How a hook process ended, as the runner observed it.
@@ -222,11 +222,19 @@ impl HookRecord {
     /// record is made, so neither the merge nor a sequential chain (which
     /// feeds each answer to the next hook) can act on its verdict.
     fn new(hook: Arc<HookDef>, captured: Captured, output: HookOutput, failure: Option<Failure>) -> HookRecord {
-        let output = if hook.options.background {
-            let said: Vec<&str> = [output.additional_context.as_deref(), output.system_message.as_deref()]
-                .into_iter()
-                .flatten()
-                .collect();
+        let output = if hook.options.background.is_on() {
+            // asyncRewake's exit 2 is a wake-up call, not a block: its
+            // stderr (or stdout when stderr is empty) is the reminder.
+            let woke = (hook.options.background == Background::Rewake && captured.exit.code == Some(2))
+                .then(|| first_nonempty(&captured.stderr, &captured.stdout))
+                .flatten();
+            let said: Vec<&str> = match woke {
+                Some(text) => vec![text],
+                None => [output.additional_context.as_deref(), output.system_message.as_deref()]
+                    .into_iter()
+                    .flatten()
+                    .collect(),
+            };
             HookOutput {
                 additional_context: (!said.is_empty()).then(|| said.join("\n")),
                 ..HookOutput::default()
@@ -246,6 +254,11 @@ impl HookRecord {
     pub fn warning(&self) -> Option<String> {
         self.failure.as_ref().map(|f| format!("hook {} {f}", self.hook.label()))
     }
+}
+
+/// The first of two texts with something in it, trimmed.
+fn first_nonempty<'a>(a: &'a str, b: &'a str) -> Option<&'a str> {
+    [a.trim(), b.trim()].into_iter().find(|t| !t.is_empty())
 }
 
 /// A failed hook blocks only under a fail-closed policy.
@@ -384,7 +397,7 @@ mod tests {
     #[test]
     fn a_background_hook_keeps_only_what_it_says() {
         let mut def = (*hook(FailPolicy::Closed)).clone();
-        def.options.background = true;
+        def.options.background = Background::Async;
         let out = r#"{"systemMessage": "tests failed", "hookSpecificOutput": {"permissionDecision": "deny",
             "updatedInput": {"command": "rm -rf /"}, "additionalContext": "see log"}}"#;
         let c = Captured {
@@ -418,6 +431,32 @@ mod tests {
         );
         assert!(r.failure.is_some());
         assert_eq!(r.output.decision, Decision::Undecided);
+    }
+
+    #[test]
+    fn an_async_rewake_exit_2_is_a_reminder_not_a_block() {
+        let mut def = (*hook(FailPolicy::Closed)).clone();
+        def.options.background = Background::Rewake;
+        let def = Arc::new(def);
+        let ended = |code, stdout: &str, stderr: &str| Captured {
+            exit: Exit {
+                code: Some(code),
+                ..Exit::default()
+            },
+            stdout: stdout.into(),
+            stderr: stderr.into(),
+            ..Captured::default()
+        };
+        let r = HookRecord::interpret(Arc::clone(&def), ended(2, "out", " 3 tests failed\n"));
+        assert_eq!(r.output.decision, Decision::Undecided);
+        assert_eq!(r.output.additional_context.as_deref(), Some("3 tests failed"));
+        assert!(r.failure.is_none());
+        // stdout when stderr says nothing.
+        let r = HookRecord::interpret(Arc::clone(&def), ended(2, "lint found 2 errors", ""));
+        assert_eq!(r.output.additional_context.as_deref(), Some("lint found 2 errors"));
+        // Exit 0 is read like an async hook's answer.
+        let r = HookRecord::interpret(def, ended(0, r#"{"systemMessage": "done"}"#, "noise"));
+        assert_eq!(r.output.additional_context.as_deref(), Some("done"));
     }
 
     #[test]

@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use hookshot_core::suggest::did_you_mean;
 use hookshot_core::{
-    Dialect, EventKind, FailPolicy, HookAction, HookDef, MatchTarget, MatcherSpec, Provenance, SourceKind,
+    BACKGROUND_CEILING, Background, Dialect, EventKind, FailPolicy, HookAction, HookDef, MatchTarget, MatcherSpec,
+    Provenance, SourceKind,
 };
 use serde_json::{Map, Value};
 
@@ -855,7 +856,18 @@ impl Parser<'_> {
         let retry = self.retry(h, ptr);
         let mut options = hookshot_core::HookOptions::default();
         if claude {
-            options.background = self.flag(h, ptr, "async") | self.flag(h, ptr, "asyncRewake");
+            options.background = match (self.flag(h, ptr, "asyncRewake"), self.flag(h, ptr, "async")) {
+                (false, false) => Background::Off,
+                _ if kind != "command" => {
+                    self.warn(
+                        ptr,
+                        format!("\"async\" is for command hooks only; this {kind} hook runs in the foreground, as in Claude Code"),
+                    );
+                    Background::Off
+                }
+                (true, _) => Background::Rewake,
+                (false, true) => Background::Async,
+            };
             if self.flag(h, ptr, "once") {
                 self.warn(
                     &format!("{ptr}/once"),
@@ -913,6 +925,13 @@ impl Parser<'_> {
             HookAction::Http { url, .. } => url.clone(),
             _ => String::new(),
         });
+        // Claude Code enforces no timeout on an async hook; the ceiling
+        // still ends one a session forgot.
+        let timeout = if options.background == Background::Async {
+            BACKGROUND_CEILING
+        } else {
+            timeout
+        };
         Some(HookDef {
             identity,
             name,

@@ -1,0 +1,344 @@
+//! Hooks the agent does not wait for: Claude Code's `async` and
+//! `asyncRewake`. The event is answered without them; what they say when
+//! they finish (their context, a rewake reminder, or why they failed) is
+//! held for their session and reaches the model with that session's next
+//! event that carries context, as Claude Code delivers it "on the next
+//! conversation turn".
+//!
+//! A long-lived host (`serve`, `replay`, an embedding app) runs them as
+//! tasks of its own and holds their results in memory. A one-shot `fire`
+//! ends with its event, so it leaves them to a detached `hookshot` of their
+//! own, and the results wait in a spool folder for the next `fire` of the
+//! same session.
+
+use std::collections::HashMap;
+use std::fs::OpenOptions;
+use std::io::{Read, Write};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use hookshot_core::HookRecord;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use tokio::task::JoinSet;
+
+/// Where a host runs the hooks the agent does not wait for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum BackgroundMode {
+    /// As tasks of this process, results held in memory (`serve`, `replay`,
+    /// an embedding app). Cancelled by [`crate::HookSystem::shutdown`], as
+    /// Claude Code cancels them when a `-p` session ends.
+    #[default]
+    Tasks,
+    /// Within the event, as if they were ordinary hooks, their results kept
+    /// as deliveries only: the detached runner of a one-shot `fire`.
+    Inline,
+    /// Not at all: the caller starts them elsewhere (a one-shot `fire`
+    /// hands them to a detached `hookshot`).
+    Elsewhere,
+}
+
+/// What one background run left for the model or the user.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Delivery {
+    /// The hook, as warnings name it.
+    pub hook: String,
+    /// Its context or rewake reminder, for the model.
+    pub context: Option<String>,
+    /// Why it failed, for the user.
+    pub warning: Option<String>,
+}
+
+impl Delivery {
+    /// What `record` has to deliver, if anything.
+    pub fn of(record: &HookRecord) -> Option<Delivery> {
+        let d = Delivery {
+            hook: record.hook.label().to_string(),
+            context: record.output.additional_context.clone(),
+            warning: record.warning(),
+        };
+        (d.context.is_some() || d.warning.is_some()).then_some(d)
+    }
+}
+
+/// The background runs of one hook system and what they left undelivered,
+/// shared with the systems a reload makes.
+#[derive(Debug, Default)]
+pub(crate) struct Background {
+    pub(crate) mode: BackgroundMode,
+    pending: Arc<Mutex<HashMap<String, Vec<Delivery>>>>,
+    tasks: Mutex<JoinSet<()>>,
+    /// Results of detached runs (a one-shot `fire`'s), read and removed by
+    /// the next event of their session.
+    pub(crate) spool: Option<PathBuf>,
+}
+
+impl Background {
+    pub(crate) fn new(mode: BackgroundMode, spool: Option<PathBuf>) -> Background {
+        Background {
+            mode,
+            spool,
+            ..Background::default()
+        }
+    }
+
+    /// Runs `work` as a task; its records become deliveries for `session`.
+    pub(crate) fn start(
+        &self,
+        session: String,
+        work: impl Future<Output = Vec<HookRecord>> + Send + 'static,
+        done: impl FnOnce(&[HookRecord]) + Send + 'static,
+    ) {
+        let pending = Arc::clone(&self.pending);
+        let Ok(mut tasks) = self.tasks.lock() else { return };
+        // Finished tasks are dropped here, so the set holds only live ones.
+        while tasks.try_join_next().is_some() {}
+        tasks.spawn(async move {
+            let records = work.await;
+            done(&records);
+            let found: Vec<Delivery> = records.iter().filter_map(Delivery::of).collect();
+            if !found.is_empty()
+                && let Ok(mut p) = pending.lock()
+            {
+                p.entry(session).or_default().extend(found);
+            }
+        });
+    }
+
+    /// Everything waiting for `session`: held in memory, then spooled by
+    /// detached runs.
+    pub(crate) fn take(&self, session: &str) -> Vec<Delivery> {
+        let mut out = self
+            .pending
+            .lock()
+            .ok()
+            .and_then(|mut p| p.remove(session))
+            .unwrap_or_default();
+        if let Some(dir) = &self.spool {
+            out.extend(spool::take(dir, session));
+        }
+        out
+    }
+
+    /// Cancels the runs still going: dropping a run kills its processes.
+    pub(crate) async fn shutdown(&self) {
+        let tasks = self.tasks.lock().map(|mut t| std::mem::take(&mut *t));
+        if let Ok(mut tasks) = tasks {
+            tasks.shutdown().await;
+        }
+    }
+}
+
+/// Results of detached background runs, one file per run, named by a hash
+/// of the session (a session id never becomes a path). Written to a
+/// temporary name and renamed, claimed by renaming before reading: each
+/// result is delivered once even when two `fire`s of a session race.
+pub mod spool {
+    use super::*;
+
+    /// The most a spool file is read: a run's context is capped by the
+    /// output cap long before this.
+    const MAX_FILE: u64 = 8 << 20;
+
+    /// Results no event of their session came for in this long are removed.
+    const FORGOTTEN: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
+    /// The spool folder: `$XDG_STATE_HOME/hookshot/background`.
+    pub fn dir() -> Option<PathBuf> {
+        crate::builtins::state_dir().map(|d| d.join("background"))
+    }
+
+    fn key(session: &str) -> String {
+        let digest = Sha256::digest(session.as_bytes());
+        digest[..12].iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    fn unique() -> String {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        format!("{}-{:x}", std::process::id(), t.as_nanos())
+    }
+
+    /// Makes the folder (0700); refuses a symlink in its place.
+    fn ensure(dir: &Path) -> std::io::Result<()> {
+        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+        let meta = std::fs::symlink_metadata(dir)?;
+        if !meta.file_type().is_dir() {
+            return Err(std::io::Error::other(format!("{} is not a folder", dir.display())));
+        }
+        Ok(())
+    }
+
+    /// A new file of our own, 0600, never through a symlink.
+    fn create(path: &Path) -> std::io::Result<std::fs::File> {
+        OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .custom_flags(nix::fcntl::OFlag::O_NOFOLLOW.bits())
+            .open(path)
+    }
+
+    fn read(path: &Path) -> std::io::Result<Vec<u8>> {
+        let f = OpenOptions::new()
+            .read(true)
+            .custom_flags((nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK).bits())
+            .open(path)?;
+        if !f.metadata()?.file_type().is_file() {
+            return Err(std::io::Error::other("not a regular file"));
+        }
+        let mut bytes = Vec::new();
+        f.take(MAX_FILE).read_to_end(&mut bytes)?;
+        Ok(bytes)
+    }
+
+    /// Saves `found` for the next event of `session`.
+    pub fn put(dir: &Path, session: &str, found: &[Delivery]) -> std::io::Result<()> {
+        if found.is_empty() {
+            return Ok(());
+        }
+        ensure(dir)?;
+        let name = format!("{}-{}", key(session), unique());
+        let tmp = dir.join(format!(".{name}.tmp"));
+        let mut f = create(&tmp)?;
+        let written = serde_json::to_vec(found)
+            .map_err(std::io::Error::other)
+            .and_then(|b| f.write_all(&b));
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+        std::fs::rename(&tmp, dir.join(format!("{name}.json")))
+    }
+
+    /// Takes what waits for `session`, removing it.
+    pub fn take(dir: &Path, session: &str) -> Vec<Delivery> {
+        // Only a folder of our own is read: not one a symlink leads to.
+        if !std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_dir()) {
+            return Vec::new();
+        }
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return Vec::new();
+        };
+        let prefix = format!("{}-", key(session));
+        let mut names = Vec::new();
+        for entry in entries.flatten() {
+            let Ok(name) = entry.file_name().into_string() else {
+                continue;
+            };
+            if name.starts_with(&prefix) && name.ends_with(".json") {
+                names.push(name);
+            } else if entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > FORGOTTEN))
+            {
+                // Results of sessions that ended, jobs nobody ran.
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+        // Oldest first: the name carries the writer's clock after its pid,
+        // which orders runs of one writer; across writers any order is fair.
+        names.sort();
+        let mut out = Vec::new();
+        for name in names {
+            let claimed = dir.join(format!(".{name}.taken-{}", unique()));
+            if std::fs::rename(dir.join(&name), &claimed).is_err() {
+                continue;
+            }
+            let read = read(&claimed);
+            let _ = std::fs::remove_file(&claimed);
+            match read.map(|b| serde_json::from_slice::<Vec<Delivery>>(&b)) {
+                Ok(Ok(found)) => out.extend(found),
+                Ok(Err(e)) => out.push(unreadable(&name, &e.to_string())),
+                Err(e) => out.push(unreadable(&name, &e.to_string())),
+            }
+        }
+        out
+    }
+
+    fn unreadable(name: &str, why: &str) -> Delivery {
+        Delivery {
+            hook: "background".into(),
+            context: None,
+            warning: Some(format!(
+                "the result of a background hook run ({name}) could not be read: {why}"
+            )),
+        }
+    }
+
+    /// Writes an event's input for a detached run to pick up; returns its path.
+    pub fn put_job(dir: &Path, input: &[u8]) -> std::io::Result<PathBuf> {
+        ensure(dir)?;
+        let path = dir.join(format!("job-{}.json", unique()));
+        let mut f = create(&path)?;
+        if let Err(e) = f.write_all(input) {
+            let _ = std::fs::remove_file(&path);
+            return Err(e);
+        }
+        Ok(path)
+    }
+
+    /// Reads and removes a job written by [`put_job`].
+    pub fn take_job(path: &Path) -> std::io::Result<Vec<u8>> {
+        let bytes = read(path);
+        let _ = std::fs::remove_file(path);
+        bytes
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        fn said(text: &str) -> Delivery {
+            Delivery {
+                hook: "h".into(),
+                context: Some(text.into()),
+                warning: None,
+            }
+        }
+
+        #[test]
+        fn each_result_is_delivered_once_to_its_own_session() {
+            let dir = tempfile::tempdir().unwrap();
+            let spool = dir.path().join("background");
+            put(&spool, "a", &[said("one")]).unwrap();
+            put(&spool, "a", &[said("two")]).unwrap();
+            put(&spool, "b", &[said("other")]).unwrap();
+            let got: Vec<_> = take(&spool, "a").into_iter().filter_map(|d| d.context).collect();
+            assert_eq!(got.len(), 2, "{got:?}");
+            assert!(got.contains(&"one".to_string()) && got.contains(&"two".to_string()));
+            assert!(take(&spool, "a").is_empty());
+            assert_eq!(take(&spool, "b")[0].context.as_deref(), Some("other"));
+            // Nothing is left behind.
+            assert_eq!(std::fs::read_dir(&spool).unwrap().count(), 0);
+        }
+
+        #[test]
+        fn a_planted_file_is_reported_not_trusted() {
+            let dir = tempfile::tempdir().unwrap();
+            let spool = dir.path().to_path_buf();
+            std::fs::write(spool.join(format!("{}-1-1.json", key("s"))), "not json").unwrap();
+            let got = take(&spool, "s");
+            assert_eq!(got.len(), 1);
+            assert!(got[0].context.is_none());
+            assert!(
+                got[0].warning.as_deref().unwrap().contains("could not be read"),
+                "{got:?}"
+            );
+        }
+
+        #[test]
+        fn a_symlinked_spool_folder_is_refused() {
+            let dir = tempfile::tempdir().unwrap();
+            let elsewhere = dir.path().join("elsewhere");
+            std::fs::create_dir(&elsewhere).unwrap();
+            let spool = dir.path().join("background");
+            std::os::unix::fs::symlink(&elsewhere, &spool).unwrap();
+            assert!(put(&spool, "s", &[said("x")]).is_err());
+            assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+        }
+    }
+}
