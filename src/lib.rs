@@ -286,8 +286,8 @@ impl SourceSpec {
             if agent == Host::Claude
                 && let Some((Some(home), _, _)) = &self.discover
             {
-                let own = hookshot_registry::claude_plugins(home);
-                sources.retain(|s| !own.contains(&s.path));
+                let own = hookshot_registry::claude_plugins(home, &self.workdir);
+                sources.retain(|s| !own.iter().any(|(path, _)| path == &s.path));
             }
         }
         sources.extend(self.settings.iter().map(|path| Source {

@@ -567,6 +567,68 @@ fn claude_installed_plugins_load_when_enabled() {
     );
 }
 
+/// A plugin the project enables (`enabledPlugins` in its
+/// `.claude/settings.json`) loads as the project's: it runs once the
+/// project is trusted, and untrusted it is reported, not skipped. A
+/// project cannot disable a plugin the user enabled.
+#[test]
+fn a_plugin_the_project_enables_runs_in_a_trusted_project_and_a_project_cannot_disable_the_users() {
+    let p = Project::new();
+    let plugin = |name: &str, scope: Value| {
+        let root = p.path(&format!("home/.claude/plugins/cache/market/{name}/1.0.0"));
+        p.write(
+            &format!("home/.claude/plugins/cache/market/{name}/1.0.0/hooks/hooks.json"),
+            &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": format!("cat >/dev/null; echo '{name} says no' >&2; exit 2")}]}]}})
+            .to_string(),
+        );
+        let mut install = json!({"installPath": root, "version": "1.0.0", "lastUpdated": "2026-11-01T00:00:00Z"});
+        install.as_object_mut().unwrap().extend(scope.as_object().unwrap().clone());
+        install
+    };
+    let team = plugin(
+        "team",
+        json!({"scope": "project", "projectPath": p.path("proj").canonicalize().unwrap()}),
+    );
+    let mine = plugin("mine", json!({"scope": "user"}));
+    p.write(
+        "home/.claude/plugins/installed_plugins.json",
+        &json!({"version": 2, "plugins": {"team@market": [team], "mine@market": [mine]}}).to_string(),
+    );
+    p.write(
+        "proj/.claude/settings.json",
+        &json!({"enabledPlugins": {"team@market": true}}).to_string(),
+    );
+    let proj = p.path("proj").canonicalize().unwrap();
+    let untrusted = |args: &[&str]| {
+        let mut all = vec!["fire", "PreToolUse", "--workdir", proj.to_str().unwrap(), "--agent-user-files"];
+        all.extend(args);
+        p.run(&all, &bash("ls"))
+    };
+    let o = untrusted(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).to_string().contains("team/1.0.0/hooks/hooks.json") && stdout(&o).to_string().contains("not trusted"),
+        "an untrusted project's plugin is reported: {}",
+        stdout(&o)
+    );
+    let o = untrusted(&["--trust-project"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("team says no"), "{}", stderr(&o));
+    // The user's plugin, which the project tries to switch off.
+    p.write(
+        "home/.claude/settings.json",
+        &json!({"enabledPlugins": {"mine@market": true}}).to_string(),
+    );
+    p.write(
+        "proj/.claude/settings.json",
+        &json!({"enabledPlugins": {"mine@market": false}}).to_string(),
+    );
+    let o = untrusted(&["--trust-project"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("mine says no"), "{}", stderr(&o));
+}
+
 /// WorktreeCreate: the hook's answer is the worktree's path, the last
 /// non-empty stdout line without escape codes; hookshot answers Claude
 /// Code the same way, and fails when no hook gave a path.

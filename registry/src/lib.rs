@@ -711,15 +711,19 @@ pub fn system_dirs() -> Vec<PathBuf> {
 }
 
 /// The `hooks/hooks.json` of every plugin Claude Code installed
-/// (`~/.claude/plugins/installed_plugins.json`) and the user's Claude Code
-/// settings enable (`enabledPlugins` in `~/.claude/settings.json`); of a
-/// plugin installed more than once, the latest install. Plugins enabled
-/// only by a project's settings are left to Claude Code.
+/// (`~/.claude/plugins/installed_plugins.json`) and enabled, each with the
+/// kind of source it loads as: enabled in the user's Claude Code settings
+/// (`enabledPlugins` in `~/.claude/settings.json`), a user source; enabled
+/// only by the project's (`.claude/settings.json`, `.claude/settings.local.json`),
+/// a project source, so it runs only in a trusted project. A project
+/// cannot disable a plugin the user enabled: that would let a repository
+/// turn a user's guard off. Of a plugin installed more than once, the
+/// latest install that applies (the user's, or one made for this project).
 ///
 /// A plugin list that cannot be read is returned itself, and an enabled
 /// plugin's `hooks.json` whose folder is gone is returned all the same:
 /// loading them reports why, so no plugin guard goes missing unseen.
-pub fn claude_plugins(home: &Path) -> Vec<PathBuf> {
+pub fn claude_plugins(home: &Path, project: &Path) -> Vec<(PathBuf, SourceKind)> {
     let json = |p: &Path| {
         read_settings(p)
             .ok()
@@ -730,11 +734,20 @@ pub fn claude_plugins(home: &Path) -> Vec<PathBuf> {
         return Vec::new();
     }
     let Some(installed) = json(&list) else {
-        return vec![list];
+        return vec![(list, SourceKind::User)];
     };
-    let enabled = json(&home.join(".claude/settings.json"))
-        .and_then(|s| s.get("enabledPlugins").cloned())
-        .unwrap_or(Value::Null);
+    let enabled_in = |file: PathBuf| -> Vec<String> {
+        json(&file)
+            .and_then(|s| s.get("enabledPlugins").and_then(Value::as_object).cloned())
+            .into_iter()
+            .flatten()
+            .filter(|(_, on)| on == &Value::Bool(true))
+            .map(|(id, _)| id)
+            .collect()
+    };
+    let by_user = enabled_in(home.join(".claude/settings.json"));
+    let mut by_project = enabled_in(project.join(".claude/settings.json"));
+    by_project.extend(enabled_in(project.join(".claude/settings.local.json")));
     let mut out = Vec::new();
     for (id, installs) in installed
         .get("plugins")
@@ -742,17 +755,26 @@ pub fn claude_plugins(home: &Path) -> Vec<PathBuf> {
         .into_iter()
         .flatten()
     {
-        if enabled.get(id) != Some(&Value::Bool(true)) {
+        let kind = if by_user.contains(id) {
+            SourceKind::User
+        } else if by_project.contains(id) {
+            SourceKind::Project
+        } else {
             continue;
-        }
+        };
+        let applies = |e: &&Value| match e.get("scope").and_then(Value::as_str) {
+            None | Some("user") => true,
+            Some(_) => kind == SourceKind::Project
+                && e.get("projectPath").and_then(Value::as_str).map(Path::new) == Some(project),
+        };
         let latest = installs
             .as_array()
             .into_iter()
             .flatten()
-            .filter(|e| e.get("scope").and_then(Value::as_str).is_none_or(|s| s == "user"))
+            .filter(applies)
             .max_by_key(|e| e.get("lastUpdated").and_then(Value::as_str).unwrap_or("").to_string());
         if let Some(root) = latest.and_then(|e| e.get("installPath")).and_then(Value::as_str) {
-            out.push(Path::new(root).join("hooks").join("hooks.json"));
+            out.push((Path::new(root).join("hooks").join("hooks.json"), kind));
         }
     }
     out.sort();
@@ -816,12 +838,13 @@ pub fn discover(
                 ..Source::new(claude_json, SourceKind::User)
             });
         }
-        for hooks in claude_plugins(h) {
+        for (hooks, kind) in claude_plugins(h, project) {
             let gone = hooks.parent().and_then(Path::parent).is_some_and(|root| !root.exists());
+            let scope = (kind == SourceKind::Project).then_some(project);
             if gone {
-                plugins_gone.push(hooks);
+                plugins_gone.push((hooks, kind, scope.map(Path::to_path_buf)));
             } else {
-                add(hooks, SourceKind::User, None);
+                add(hooks, kind, scope);
             }
         }
         add(h.join(".codex/config.toml"), SourceKind::User, None);
@@ -850,7 +873,10 @@ pub fn discover(
     ] {
         add(project.join(rel), SourceKind::Project, Some(project));
     }
-    out.extend(plugins_gone.into_iter().map(|p| Source::new(p, SourceKind::User)));
+    out.extend(plugins_gone.into_iter().map(|(path, kind, scope)| Source {
+        scope,
+        ..Source::new(path, kind)
+    }));
     out.extend(claude_state);
     out
 }
