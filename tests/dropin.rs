@@ -629,6 +629,49 @@ fn a_plugin_the_project_enables_runs_in_a_trusted_project_and_a_project_cannot_d
     assert!(stderr(&o).contains("mine says no"), "{}", stderr(&o));
 }
 
+/// `"shell": "powershell"` runs the command with `pwsh -Command`, Claude
+/// Code's path placeholders rewritten to PowerShell's `${env:NAME}`; with
+/// no `pwsh` installed the hook's failure is in the answer, and blocks
+/// under the closed policy.
+#[test]
+fn a_powershell_hook_runs_under_pwsh_with_env_placeholders() {
+    let p = Project::new();
+    // A stand-in pwsh that shows what it was asked to run and denies.
+    let pwsh = p.write(
+        "bin/pwsh",
+        "#!/bin/sh\ncat >/dev/null\nprintf '%s\\n' \"pwsh $1 $2 $3 [$4] in $CLAUDE_PROJECT_DIR\" >&2\nexit 2\n",
+    );
+    std::fs::set_permissions(&pwsh, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    p.write(
+        "proj/.claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "shell": "powershell", "command": "& \"${CLAUDE_PROJECT_DIR}\\check.ps1\""}]}]}})
+        .to_string(),
+    );
+    let path = format!("{}:{}", p.path("bin").display(), std::env::var("PATH").unwrap());
+    let o = p.fire("PreToolUse", &bash("ls"), &[], &[("PATH", &path)]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let proj = p.path("proj").canonicalize().unwrap();
+    assert!(
+        stderr(&o).contains(&format!(
+            "pwsh -NoProfile -NonInteractive -Command [& \"${{env:CLAUDE_PROJECT_DIR}}\\check.ps1\"] in {}",
+            proj.display()
+        )),
+        "{}",
+        stderr(&o)
+    );
+    // No pwsh: said in the answer, a block under the closed policy.
+    let o = p.fire("PreToolUse", &bash("ls"), &[], &[("PATH", "/nonexistent")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o)["systemMessage"].as_str().unwrap().contains("could not start"), "{}", stdout(&o));
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"hooksConfig": {"onFailure": "closed"}}).to_string(),
+    );
+    let o = p.fire("PreToolUse", &bash("ls"), &[], &[("PATH", "/nonexistent")]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
 /// WorktreeCreate: the hook's answer is the worktree's path, the last
 /// non-empty stdout line without escape codes; hookshot answers Claude
 /// Code the same way, and fails when no hook gave a path.

@@ -972,10 +972,17 @@ impl Parser<'_> {
         if claude && let Some(shell) = h.get("shell") {
             match shell.as_str() {
                 Some("bash") => {}
+                // Claude Code's path placeholders become PowerShell's
+                // `${env:NAME}`, read from the exported variables after
+                // parsing, so a path with spaces or quotes stays one value.
                 Some("powershell") => {
-                    return Some(HookAction::Unsupported {
-                        kind: "command".into(),
-                        why: "asks for PowerShell (\"shell\": \"powershell\"), which hookshot does not start; it did not run".into(),
+                    let mut line = command;
+                    for name in ["CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"] {
+                        line = line.replace(&format!("${{{name}}}"), &format!("${{env:{name}}}"));
+                    }
+                    return Some(HookAction::Exec {
+                        program: "pwsh".into(),
+                        args: vec!["-NoProfile".into(), "-NonInteractive".into(), "-Command".into(), line],
                     });
                 }
                 _ => {
