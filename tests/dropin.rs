@@ -583,7 +583,10 @@ fn a_plugin_the_project_enables_runs_in_a_trusted_project_and_a_project_cannot_d
             .to_string(),
         );
         let mut install = json!({"installPath": root, "version": "1.0.0", "lastUpdated": "2026-11-01T00:00:00Z"});
-        install.as_object_mut().unwrap().extend(scope.as_object().unwrap().clone());
+        install
+            .as_object_mut()
+            .unwrap()
+            .extend(scope.as_object().unwrap().clone());
         install
     };
     let team = plugin(
@@ -601,14 +604,21 @@ fn a_plugin_the_project_enables_runs_in_a_trusted_project_and_a_project_cannot_d
     );
     let proj = p.path("proj").canonicalize().unwrap();
     let untrusted = |args: &[&str]| {
-        let mut all = vec!["fire", "PreToolUse", "--workdir", proj.to_str().unwrap(), "--agent-user-files"];
+        let mut all = vec![
+            "fire",
+            "PreToolUse",
+            "--workdir",
+            proj.to_str().unwrap(),
+            "--agent-user-files",
+        ];
         all.extend(args);
         p.run(&all, &bash("ls"))
     };
     let o = untrusted(&[]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        stdout(&o).to_string().contains("team/1.0.0/hooks/hooks.json") && stdout(&o).to_string().contains("not trusted"),
+        stdout(&o).to_string().contains("team/1.0.0/hooks/hooks.json")
+            && stdout(&o).to_string().contains("not trusted"),
         "an untrusted project's plugin is reported: {}",
         stdout(&o)
     );
@@ -663,7 +673,14 @@ fn a_powershell_hook_runs_under_pwsh_with_env_placeholders() {
     // No pwsh: said in the answer, a block under the closed policy.
     let o = p.fire("PreToolUse", &bash("ls"), &[], &[("PATH", "/nonexistent")]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stdout(&o)["systemMessage"].as_str().unwrap().contains("could not start"), "{}", stdout(&o));
+    assert!(
+        stdout(&o)["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("could not start"),
+        "{}",
+        stdout(&o)
+    );
     p.write(
         "home/.config/hookshot/settings.json",
         &json!({"hooksConfig": {"onFailure": "closed"}}).to_string(),

@@ -764,8 +764,10 @@ pub fn claude_plugins(home: &Path, project: &Path) -> Vec<(PathBuf, SourceKind)>
         };
         let applies = |e: &&Value| match e.get("scope").and_then(Value::as_str) {
             None | Some("user") => true,
-            Some(_) => kind == SourceKind::Project
-                && e.get("projectPath").and_then(Value::as_str).map(Path::new) == Some(project),
+            Some(_) => {
+                kind == SourceKind::Project
+                    && e.get("projectPath").and_then(Value::as_str).map(Path::new) == Some(project)
+            }
         };
         let latest = installs
             .as_array()

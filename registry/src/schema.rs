@@ -9,7 +9,7 @@
 use hookshot_core::{Dialect, EventKind};
 use serde_json::{Map, Value, json};
 
-use crate::settings::{AUDIT_KEEP, AUDIT_MAX_BYTES, BUILTINS};
+use crate::settings::{AUDIT_KEEP, AUDIT_MAX_BYTES, BUILTINS, PICOCLAW_PROCESS_KEYS};
 
 fn names(dialects: &[Dialect]) -> Vec<&'static str> {
     let mut v: Vec<&'static str> = EventKind::ALL
@@ -30,6 +30,45 @@ pub fn schema() -> Value {
             json!({"type": "array", "items": {"$ref": "#/$defs/matcherGroup"}}),
         );
     }
+    // picoclaw's keys inside "hooks", beside the event names.
+    hook_events.insert(
+        "enabled".into(),
+        json!({"type": "boolean", "description": "picoclaw: turn its hooks on or off."}),
+    );
+    hook_events.insert(
+        "defaults".into(),
+        json!({"type": "object", "description": "picoclaw: timeouts in milliseconds.", "properties": {
+            "observer_timeout_ms": {"type": "integer", "minimum": 1},
+            "interceptor_timeout_ms": {"type": "integer", "minimum": 1},
+            "approval_timeout_ms": {"type": "integer", "minimum": 1}
+        }}),
+    );
+    hook_events.insert(
+        "builtins".into(),
+        json!({"description": "picoclaw: its compiled-in hooks, which hookshot skips (see the top-level builtins)."}),
+    );
+    let process_keys: Map<String, Value> = PICOCLAW_PROCESS_KEYS
+        .iter()
+        .map(|k| {
+            let t = match *k {
+                "enabled" => json!({"type": "boolean"}),
+                "priority" => json!({"type": "integer"}),
+                "transport" => json!({"const": "stdio"}),
+                "command" => json!({"oneOf": [
+                    {"type": "array", "items": {"type": "string"}, "minItems": 1},
+                    {"type": "string", "minLength": 1}]}),
+                "dir" => json!({"type": "string"}),
+                "env" => json!({"type": "object"}),
+                _ => json!({"type": "array", "items": {"type": "string"}}),
+            };
+            ((*k).to_string(), t)
+        })
+        .collect();
+    hook_events.insert(
+        "processes".into(),
+        json!({"type": "object", "description": "picoclaw: JSON-RPC hook processes by name.",
+            "additionalProperties": {"type": "object", "required": ["command"], "properties": process_keys}}),
+    );
     let mut jcli_events = Map::new();
     for n in names(&[Dialect::Jcli]) {
         jcli_events.insert(

@@ -217,6 +217,17 @@ fn kind_of(v: &Value) -> &'static str {
 }
 
 const GEMINI_ONLY_KEYS: &[&str] = &["hooksConfig"];
+/// The keys of a picoclaw process hook (the schema lists the same).
+pub(crate) const PICOCLAW_PROCESS_KEYS: &[&str] = &[
+    "enabled",
+    "priority",
+    "transport",
+    "command",
+    "dir",
+    "env",
+    "observe",
+    "intercept",
+];
 const CLAUDE_ONLY_KEYS: &[&str] = &[
     "disableAllHooks",
     "permissions",
@@ -1360,17 +1371,7 @@ impl Parser<'_> {
                 );
                 continue;
             };
-            const KEYS: &[&str] = &[
-                "enabled",
-                "priority",
-                "transport",
-                "command",
-                "dir",
-                "env",
-                "observe",
-                "intercept",
-            ];
-            self.unknown_keys(spec, &ptr, KEYS, "a process hook", false);
+            self.unknown_keys(spec, &ptr, PICOCLAW_PROCESS_KEYS, "a process hook", false);
             if let Some(t) = spec.get("transport")
                 && t.as_str() != Some("stdio")
             {
