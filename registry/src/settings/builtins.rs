@@ -1,0 +1,161 @@
+//! The `builtins` key: hookshot's own built-in hooks and their options.
+
+use super::*;
+
+/// The built-in hooks a settings file may enable.
+pub const BUILTINS: &[&str] = &["audit_log", "dangerous_confirmation", "security_scan"];
+
+/// The options each built-in accepts.
+pub const BUILTIN_OPTIONS: &[(&str, &[&str])] = &[
+    ("audit_log", &["path", "max_bytes", "keep", "enabled"]),
+    ("dangerous_confirmation", &["mode", "patterns", "enabled"]),
+    ("security_scan", &["mode", "enabled"]),
+];
+
+impl Parser<'_> {
+    /// The `builtins` key: known names, the options each accepts, and
+    /// their values, each checked with its place in the file.
+    pub(super) fn builtins(&mut self, m: &Map<String, Value>) {
+        for (name, cfg) in m {
+            let ptr = format!("/builtins/{}", escape_token(name));
+            let modes: &[&str] = match name.as_str() {
+                "dangerous_confirmation" => &["ask", "deny"],
+                "security_scan" => &["redact", "block"],
+                _ => &[],
+            };
+            let keys = match BUILTIN_OPTIONS.iter().find(|(n, _)| n == name) {
+                Some((_, keys)) => *keys,
+                None => {
+                    let hint = did_you_mean(name, BUILTINS.iter().copied())
+                        .map(|s| format!("did you mean \"{s}\"?"))
+                        .unwrap_or_else(|| format!("known: {}", BUILTINS.join(", ")));
+                    self.key_error(&ptr, format!("unknown built-in hook \"{name}\"; {hint}"));
+                    continue;
+                }
+            };
+            let mut setting = BuiltinSetting {
+                name: name.clone(),
+                on: true,
+                options: Map::new(),
+                source: self.source,
+                at: self.at(&ptr, true),
+            };
+            let cfg = match cfg {
+                Value::Bool(on) => {
+                    setting.on = *on;
+                    self.out.builtins.push(setting);
+                    continue;
+                }
+                Value::Object(o) => o,
+                other => {
+                    self.error(
+                        &ptr,
+                        format!("expected an options object (or true/false), found {}", kind_of(other)),
+                    );
+                    continue;
+                }
+            };
+            let before = self.errors.len();
+            for (key, value) in cfg {
+                let kp = format!("{ptr}/{}", escape_token(key));
+                match key.as_str() {
+                    k if !keys.contains(&k) => {
+                        let hint = did_you_mean(k, keys.iter().copied())
+                            .map(|s| format!("did you mean \"{s}\"?"))
+                            .unwrap_or_else(|| format!("{name} accepts {}", keys.join(", ")));
+                        self.key_error(&kp, format!("unknown option \"{k}\" of {name}; {hint}"));
+                    }
+                    "enabled" => match value.as_bool() {
+                        Some(on) => setting.on = on,
+                        None => self.error(&kp, format!("expected true or false, found {}", describe(value))),
+                    },
+                    "mode" => match value.as_str() {
+                        Some(m) if modes.contains(&m) => {}
+                        _ => self.error(
+                            &kp,
+                            format!(
+                                "{name} mode must be one of {}, found {}",
+                                modes.join(", "),
+                                describe(value)
+                            ),
+                        ),
+                    },
+                    "path" => self.audit_path(&kp, value),
+                    "max_bytes" => self.bounded(&kp, value, AUDIT_MAX_BYTES, "bytes"),
+                    "keep" => self.bounded(&kp, value, AUDIT_KEEP, "rotated files"),
+                    "patterns" => self.patterns(&kp, value),
+                    _ => {}
+                }
+                if key != "enabled" {
+                    setting.options.insert(key.clone(), value.clone());
+                }
+            }
+            if name == "audit_log" && !cfg.contains_key("path") && setting.on {
+                self.error(&ptr, "missing \"path\": where to write the audit log");
+            }
+            if self.errors.len() == before {
+                self.out.builtins.push(setting);
+            }
+        }
+    }
+
+    /// An audit log path: a string; from a project or an extension, one
+    /// that stays inside the project (relative, no `..`), since such files
+    /// are written by others than the user.
+    fn audit_path(&mut self, ptr: &str, value: &Value) {
+        let Some(path) = value.as_str() else {
+            self.error(ptr, format!("expected a file path, found {}", describe(value)));
+            return;
+        };
+        let p = Path::new(path);
+        if path.is_empty() || p.file_name().is_none() {
+            self.error(ptr, format!("expected a file path, found \"{path}\""));
+        } else if matches!(self.source, SourceKind::Project | SourceKind::Extension)
+            && (p.is_absolute() || p.components().any(|c| matches!(c, std::path::Component::ParentDir)))
+        {
+            self.error(
+                ptr,
+                format!(
+                    "\"{path}\" leaves the project: an audit log named by {} settings must be a path inside the project",
+                    self.source
+                ),
+            );
+        }
+    }
+
+    /// A whole number within `range`.
+    pub(super) fn bounded(&mut self, ptr: &str, value: &Value, range: std::ops::RangeInclusive<u64>, what: &str) {
+        match value.as_u64() {
+            Some(n) if range.contains(&n) => {}
+            _ => self.error(
+                ptr,
+                format!(
+                    "expected a whole number of {what} from {} to {}, found {}",
+                    range.start(),
+                    range.end(),
+                    describe(value)
+                ),
+            ),
+        }
+    }
+
+    pub(super) fn patterns(&mut self, pp: &str, p: &Value) {
+        let Some(items) = p.as_array() else {
+            self.error(pp, format!("expected a list of regexes, found {}", kind_of(p)));
+            return;
+        };
+        for (i, item) in items.iter().enumerate() {
+            match item.as_str().map(regex::Regex::new) {
+                Some(Ok(_)) => {}
+                Some(Err(e)) => self.error(
+                    &format!("{pp}/{i}"),
+                    format!("invalid regex: {}", e.to_string().lines().last().unwrap_or("").trim()),
+                ),
+                None => self.error(
+                    &format!("{pp}/{i}"),
+                    format!("expected a regex, found {}", kind_of(item)),
+                ),
+            }
+        }
+    }
+}

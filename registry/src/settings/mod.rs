@@ -1,0 +1,503 @@
+//! Reading one settings file in any dialect into hook definitions.
+//!
+//! The file is parsed to a JSON value with a position index first; the
+//! dialect is then detected from its content and the value is walked once,
+//! collecting every problem (not just the first) with its provenance.
+
+use std::path::Path;
+use std::time::Duration;
+
+use hookshot_core::suggest::did_you_mean;
+use hookshot_core::{
+    BACKGROUND_CEILING, Background, Dialect, EventKind, FailPolicy, HookAction, HookDef, MatchTarget, MatcherSpec,
+    Provenance, SourceKind,
+};
+use serde_json::{Map, Value};
+
+use crate::error::{Diagnostic, Error};
+use crate::mcp::McpServerDef;
+use crate::position::{Positions, escape_token};
+
+mod builtins;
+mod claude_state;
+mod jcli;
+mod json;
+mod matcher;
+mod mcp_servers;
+mod picoclaw;
+
+#[cfg(test)]
+pub(crate) use builtins::BUILTIN_OPTIONS;
+pub use builtins::BUILTINS;
+use claude_state::claude_state;
+use json::{CLAUDE_ONLY_KEYS, detect_json_dialect};
+pub use matcher::compile_matcher;
+pub(crate) use picoclaw::PICOCLAW_PROCESS_KEYS;
+
+/// What one settings file contributes.
+#[derive(Debug, Clone, Default)]
+pub struct SettingsFile {
+    /// The dialect detected from its content.
+    pub dialect: Option<Dialect>,
+    /// Hooks in file order.
+    pub hooks: Vec<HookDef>,
+    /// `hooksConfig.enabled` (gemini) or `!disableAllHooks` (Claude), if set.
+    pub enabled: Option<bool>,
+    /// Names or commands listed in `hooksConfig.disabled`.
+    pub disabled: Vec<String>,
+    /// `hooksConfig.onFailure`: what a hook or settings failure means.
+    pub on_failure: Option<FailPolicy>,
+    /// The top-level `builtins` entries, validated (interpreted by the
+    /// facade).
+    pub builtins: Vec<BuiltinSetting>,
+    /// Claude Code's `allowedHttpHookUrls`: the URLs http hooks may POST
+    /// to (`*` is a wildcard), if set.
+    pub http_urls: Option<Vec<String>>,
+    /// Claude Code's `httpHookAllowedEnvVars`: the variables any http hook
+    /// may put in its headers, if set.
+    pub http_env: Option<Vec<String>>,
+    /// The MCP servers it defines (`mcpServers`; a plugin's own).
+    pub mcp_servers: Vec<McpServerDef>,
+    /// Likely mistakes that do not stop loading.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// One entry of a file's `builtins` object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuiltinSetting {
+    /// `audit_log`, `dangerous_confirmation` or `security_scan`.
+    pub name: String,
+    /// On, unless `false` or `"enabled": false`.
+    pub on: bool,
+    /// Its options, validated (`enabled` taken out).
+    pub options: Map<String, Value>,
+    /// The kind of source that set it: a relative audit log path leads
+    /// into the state directory from user and system files, into the
+    /// project from the others.
+    pub source: SourceKind,
+    /// Where it was set.
+    pub at: Provenance,
+}
+
+/// Audit log rotation size: from 4 KiB to 1 GiB.
+pub const AUDIT_MAX_BYTES: std::ops::RangeInclusive<u64> = 4096..=(1 << 30);
+
+/// Rotated audit logs kept: up to 100.
+pub const AUDIT_KEEP: std::ops::RangeInclusive<u64> = 0..=100;
+
+/// Parses a settings file's text. `path` names it in messages; `source` is
+/// the kind of source it was found in. The dialect comes from the content.
+pub fn parse(path: &Path, text: &str, source: SourceKind) -> Result<SettingsFile, Error> {
+    parse_with(path, text, source, &Context::default())
+}
+
+/// What is known about a file before reading it: the dialect its place
+/// implies (`.claude/` is Claude Code's, `.gemini/` gemini-cli's), and for
+/// a Claude Code plugin its folders.
+#[derive(Debug, Clone, Default)]
+pub struct Context {
+    /// The dialect, when the file's place or the user says it.
+    pub dialect: Option<Dialect>,
+    /// For a Claude Code plugin's `hooks/hooks.json`: its root folder and
+    /// its persistent data folder (`CLAUDE_PLUGIN_ROOT`, `CLAUDE_PLUGIN_DATA`).
+    pub plugin: Option<(std::path::PathBuf, std::path::PathBuf)>,
+    /// The project the file is read for: `~/.claude.json` keeps each
+    /// project's own MCP servers under `projects.<path>`.
+    pub project: Option<std::path::PathBuf>,
+}
+
+/// [`parse`] with what the file's place says about it.
+pub fn parse_with(path: &Path, text: &str, source: SourceKind, cx: &Context) -> Result<SettingsFile, Error> {
+    let looks_yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
+    let looks_toml = matches!(path.extension().and_then(|e| e.to_str()), Some("toml"));
+    if path.file_name().is_some_and(|n| n == ".claude.json") {
+        return claude_state(path, text, source, cx);
+    }
+    let (value, positions) = if looks_yaml {
+        crate::yaml::parse(path, text)?
+    } else if looks_toml {
+        crate::toml::parse(path, text)?
+    } else {
+        let value: Value = serde_json::from_str(text).map_err(|e| invalid_json(path, &e))?;
+        let positions = Positions::of_json(text);
+        (value, positions)
+    };
+    run_parser(path, &value, &positions, source, cx, looks_yaml)
+}
+
+fn invalid_json(path: &Path, e: &serde_json::Error) -> Error {
+    Error::syntax(
+        path,
+        e.line(),
+        e.column(),
+        format!("invalid JSON: {}", strip_position(&e.to_string())),
+    )
+}
+
+fn run_parser(
+    path: &Path,
+    value: &Value,
+    positions: &Positions,
+    source: SourceKind,
+    cx: &Context,
+    yaml: bool,
+) -> Result<SettingsFile, Error> {
+    let mut p = Parser {
+        path,
+        positions,
+        source,
+        cx,
+        yaml: yaml || cx.dialect == Some(Dialect::Jcli),
+        errors: Vec::new(),
+        out: SettingsFile::default(),
+    };
+    p.file(value);
+    if let Some((root, data)) = &cx.plugin {
+        p.plugin_servers(root, data);
+    }
+    if p.errors.is_empty() {
+        Ok(p.out)
+    } else {
+        Err(Error::Invalid(p.errors))
+    }
+}
+
+/// serde_json appends " at line L column C"; the provenance says that already.
+fn strip_position(msg: &str) -> &str {
+    msg.find(" at line ").map_or(msg, |i| &msg[..i])
+}
+
+struct Parser<'a> {
+    path: &'a Path,
+    positions: &'a Positions,
+    source: SourceKind,
+    cx: &'a Context,
+    /// A YAML file is jcli's `hooks.yaml`, whatever its keys.
+    yaml: bool,
+    errors: Vec<Diagnostic>,
+    out: SettingsFile,
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The longest timeout a hook may have: one day. Longer ones are mistakes
+/// (and `1e300` would overflow a `Duration`).
+pub const MAX_TIMEOUT_SECS: u64 = 86_400;
+
+impl Parser<'_> {
+    fn at(&self, pointer: &str, key: bool) -> Provenance {
+        let (line, column) = if key {
+            self.positions.key(pointer)
+        } else {
+            self.positions.value(pointer)
+        };
+        Provenance {
+            file: Some(self.path.to_path_buf()),
+            line,
+            column,
+            pointer: pointer.to_string(),
+        }
+    }
+
+    fn error(&mut self, pointer: &str, message: impl Into<String>) {
+        let at = self.at(pointer, false);
+        self.errors.push(Diagnostic {
+            at,
+            message: message.into(),
+        });
+    }
+
+    fn key_error(&mut self, pointer: &str, message: impl Into<String>) {
+        let at = self.at(pointer, true);
+        self.errors.push(Diagnostic {
+            at,
+            message: message.into(),
+        });
+    }
+
+    /// A warning about a key itself (placed at the key, not its value).
+    fn key_warn(&mut self, pointer: &str, message: impl Into<String>) {
+        let at = self.at(pointer, true);
+        self.out.warnings.push(Diagnostic {
+            at,
+            message: message.into(),
+        });
+    }
+
+    fn warn(&mut self, pointer: &str, message: impl Into<String>) {
+        let at = self.at(pointer, false);
+        self.out.warnings.push(Diagnostic {
+            at,
+            message: message.into(),
+        });
+    }
+
+    fn file(&mut self, v: &Value) {
+        let Some(top) = v.as_object() else {
+            self.error("", format!("expected a settings object, found {}", kind_of(v)));
+            return;
+        };
+        if let Some(servers) = top.get("mcpServers") {
+            self.mcp_servers(self.path, self.positions, servers, "/mcpServers", String::new(), &[]);
+        }
+        // Claude Code's own MCP files hold servers and nothing hookshot
+        // reads besides: `~/.claude.json` is mostly Claude Code's state.
+        match self.path.file_name().and_then(|n| n.to_str()) {
+            Some(".claude.json") => {
+                if let Some(project) = &self.cx.project {
+                    let key = project.display().to_string();
+                    if let Some(servers) = top
+                        .get("projects")
+                        .and_then(|p| p.get(&key))
+                        .and_then(|p| p.get("mcpServers"))
+                    {
+                        let base = format!("/projects/{}/mcpServers", escape_token(&key));
+                        self.mcp_servers(self.path, self.positions, servers, &base, String::new(), &[]);
+                    }
+                }
+                return;
+            }
+            Some(".mcp.json") => return,
+            _ => {}
+        }
+        if let Some(b) = top.get("builtins") {
+            match b.as_object() {
+                Some(m) => self.builtins(m),
+                None => self.error(
+                    "/builtins",
+                    format!("expected an object of built-in hooks, found {}", kind_of(b)),
+                ),
+            }
+        }
+        self.out.http_urls = self.string_list(top, "allowedHttpHookUrls");
+        self.out.http_env = self.string_list(top, "httpHookAllowedEnvVars");
+        let hint = self.cx.dialect;
+        match top.get("hooks") {
+            Some(Value::Object(hooks))
+                if hint == Some(Dialect::Picoclaw)
+                    || hint.is_none()
+                        && (hooks.contains_key("processes")
+                            || hooks.contains_key("defaults") && !top.contains_key("hooksConfig")) =>
+            {
+                self.out.dialect = Some(Dialect::Picoclaw);
+                self.picoclaw(hooks);
+            }
+            Some(Value::Object(hooks)) => {
+                let dialect = match hint {
+                    Some(d) => d,
+                    None => {
+                        let (d, doubt) = detect_json_dialect(top, hooks);
+                        if let Some(doubt) = doubt {
+                            self.warn("/hooks", doubt);
+                        }
+                        d
+                    }
+                };
+                self.out.dialect = Some(dialect);
+                self.json_config(top, hooks, dialect);
+                self.json_hooks(hooks, dialect);
+            }
+            Some(other) => self.error(
+                "/hooks",
+                format!(
+                    "expected an object mapping event names to hook lists, found {}",
+                    kind_of(other)
+                ),
+            ),
+            None if self.yaml
+                || top
+                    .keys()
+                    .any(|k| EventKind::parse(k).is_some_and(|(_, d)| d == Dialect::Jcli)) =>
+            {
+                self.out.dialect = Some(Dialect::Jcli);
+                self.jcli(top);
+            }
+            None => {
+                if top.contains_key("hooksConfig") || CLAUDE_ONLY_KEYS.iter().any(|k| top.contains_key(*k)) {
+                    let dialect = hint.unwrap_or_else(|| detect_json_dialect(top, &Map::new()).0);
+                    self.out.dialect = Some(dialect);
+                    self.json_config(top, &Map::new(), dialect);
+                }
+                // Agent settings files hold much more than hooks; only keys
+                // that look like a misspelt hooks key, or events written at
+                // the top level, are worth a word.
+                for k in top.keys() {
+                    let ptr = format!("/{}", escape_token(k));
+                    if EventKind::parse(k).is_some() {
+                        self.key_error(
+                            &ptr,
+                            format!("event \"{k}\" must be inside \"hooks\": {{\"hooks\": {{\"{k}\": [...]}}}}"),
+                        );
+                    } else if !matches!(k.as_str(), "hooks" | "hooksConfig" | "builtins")
+                        && let Some(s) = did_you_mean(k, ["hooks", "hooksConfig", "builtins"])
+                    {
+                        self.key_error(&ptr, format!("unknown key \"{k}\"; did you mean \"{s}\"?"));
+                    } else if let Some(s) = did_you_mean(k, EventKind::all_names()) {
+                        let msg = format!("unknown key \"{k}\"; did you mean the event \"{s}\" (inside \"hooks\")?");
+                        self.key_error(&ptr, msg);
+                    }
+                }
+            }
+        }
+    }
+
+    /// An optional boolean field, false when absent.
+    fn flag(&mut self, h: &Map<String, Value>, ptr: &str, key: &str) -> bool {
+        self.flag_or(h, ptr, key, false)
+    }
+
+    /// An optional boolean field, `default` when absent (or wrong, which is
+    /// reported).
+    fn flag_or(&mut self, h: &Map<String, Value>, ptr: &str, key: &str, default: bool) -> bool {
+        match h.get(key) {
+            None => default,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                self.error(
+                    &format!("{ptr}/{key}"),
+                    format!("expected true or false, found {}", kind_of(other)),
+                );
+                default
+            }
+        }
+    }
+
+    /// Every key of `obj` not in `known` is an error, with a suggestion;
+    /// when the agent `ignores` keys it does not know, a warning instead.
+    fn unknown_keys(&mut self, obj: &Map<String, Value>, ptr: &str, known: &[&str], what: &str, ignores: bool) {
+        for k in obj.keys() {
+            if !known.contains(&k.as_str()) {
+                let hint = did_you_mean(k, known.iter().copied())
+                    .map(|s| format!("; did you mean \"{s}\"?"))
+                    .unwrap_or_default();
+                let at = format!("{ptr}/{}", escape_token(k));
+                if ignores {
+                    self.key_warn(&at, format!("unknown key \"{k}\" in {what} is ignored{hint}"));
+                } else {
+                    self.key_error(&at, format!("unknown key \"{k}\" in {what}{hint}"));
+                }
+            }
+        }
+    }
+
+    /// A string field that must be there and not blank.
+    fn required_string(&mut self, h: &Map<String, Value>, ptr: &str, key: &str, why: &str) -> Option<String> {
+        match h.get(key) {
+            Some(Value::String(c)) if !c.trim().is_empty() => Some(c.clone()),
+            Some(Value::String(_)) => {
+                self.error(&format!("{ptr}/{key}"), format!("the {key} is empty"));
+                None
+            }
+            Some(other) => {
+                self.error(
+                    &format!("{ptr}/{key}"),
+                    format!("expected a {key} string, found {}", kind_of(other)),
+                );
+                None
+            }
+            None => {
+                self.error(ptr, format!("missing \"{key}\": {why}"));
+                None
+            }
+        }
+    }
+
+    /// A top-level list of strings, if present.
+    fn string_list(&mut self, top: &Map<String, Value>, key: &str) -> Option<Vec<String>> {
+        let v = top.get(key)?;
+        Some(self.strings(v, &format!("/{key}"), "strings"))
+    }
+
+    /// A list of strings at `ptr`; anything else is an error (and no list).
+    fn strings(&mut self, v: &Value, ptr: &str, what: &str) -> Vec<String> {
+        match v {
+            Value::Array(items) if items.iter().all(Value::is_string) => {
+                items.iter().filter_map(Value::as_str).map(str::to_string).collect()
+            }
+            other => {
+                self.error(ptr, format!("expected a list of {what}, found {}", kind_of(other)));
+                Vec::new()
+            }
+        }
+    }
+
+    fn opt_string(&mut self, h: &Map<String, Value>, ptr: &str, key: &str) -> Option<String> {
+        match h.get(key) {
+            None => None,
+            Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+            Some(Value::String(_)) => None,
+            Some(other) => {
+                self.error(
+                    &format!("{ptr}/{key}"),
+                    format!("expected a string, found {}", kind_of(other)),
+                );
+                None
+            }
+        }
+    }
+
+    /// A hook's own failure policy: gemini/hookshot `fail`, jcli
+    /// `on_error` (`skip`/`abort`), Claude Code `onFailure`
+    /// (`continue`/`block`).
+    fn fail_policy(&mut self, h: &Map<String, Value>, ptr: &str) -> FailPolicy {
+        let Some((key, value)) = ["fail", "on_error", "onFailure"]
+            .iter()
+            .find_map(|k| h.get(*k).map(|v| (*k, v)))
+        else {
+            return FailPolicy::Open;
+        };
+        match value.as_str() {
+            Some("open" | "skip" | "continue") => FailPolicy::Open,
+            Some("closed" | "abort" | "block") => FailPolicy::Closed,
+            _ => {
+                self.error(
+                    &format!("{ptr}/{key}"),
+                    format!(
+                        "expected a failure policy (\"open\"/\"skip\"/\"continue\" or \"closed\"/\"abort\"/\"block\"), found {}",
+                        describe(value)
+                    ),
+                );
+                FailPolicy::Open
+            }
+        }
+    }
+
+    fn retry(&mut self, h: &Map<String, Value>, ptr: &str) -> u32 {
+        match h.get("retry") {
+            None => 0,
+            Some(Value::Number(n)) if n.as_u64().is_some_and(|r| r <= 10) => n.as_u64().unwrap_or(0) as u32,
+            Some(other) => {
+                self.error(
+                    &format!("{ptr}/retry"),
+                    format!("expected a whole number from 0 to 10, found {}", describe(other)),
+                );
+                0
+            }
+        }
+    }
+}
+
+fn describe(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("the string \"{s}\""),
+        Value::Number(n) => format!("{n}"),
+        other => kind_of(other).to_string(),
+    }
+}
+
+fn known_events(dialect: Dialect) -> String {
+    EventKind::ALL
+        .iter()
+        .filter_map(|e| e.name_in(dialect))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
