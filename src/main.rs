@@ -66,8 +66,9 @@ enum Command {
         input: Option<String>,
         #[command(flatten)]
         sources: Sources,
-        /// Print the answer as compact JSON (the default output is JSON too).
-        #[arg(long)]
+        /// Accepted for symmetry with `list` and `stats`: the answer is
+        /// always JSON, in the event's dialect.
+        #[arg(long, hide = true)]
         json: bool,
         /// Run only the event's background (`async`) hooks, with the input
         /// in FILE (removed once read), and leave what they say for the
@@ -108,7 +109,7 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Serve JSON-RPC 2.0 on stdin/stdout (and a Unix socket): fire, list, shutdown.
+    /// Serve JSON-RPC 2.0 on stdin/stdout (and a Unix socket): fire, list, stats, shutdown.
     Serve {
         #[command(flatten)]
         sources: Sources,
@@ -130,7 +131,7 @@ enum Command {
     Stats {
         /// The audit log (JSON Lines written by the audit_log built-in);
         /// rotated files beside it (`.1`, `.2`, ...) are read too.
-        #[arg(long, value_name = "FILE", required_unless_present = "socket")]
+        #[arg(long, value_name = "FILE")]
         audit: Option<PathBuf>,
         /// Ask a running `hookshot serve --socket PATH` instead.
         #[arg(long, value_name = "PATH", conflicts_with = "audit")]
@@ -661,7 +662,11 @@ async fn run(command: Command) -> Result<u8, Fail> {
                     }
                     rows
                 }
-                (None, None) => return Err(Fail::Usage("stats: name --audit FILE or --socket PATH".into())),
+                (None, None) => {
+                    return Err(Fail::Usage(
+                        "stats needs --audit FILE (an audit_log built-in's log) or --socket PATH (a running `hookshot serve --socket PATH`)".into(),
+                    ));
+                }
             };
             print_stats(&stats, json);
             Ok(0)
@@ -729,7 +734,12 @@ fn validate(files: &[PathBuf], dialect: Option<hookshot::Dialect>, strict: bool)
                     return Ok(1);
                 }
                 let dialect = parsed.dialect.map_or("no hooks", |d| d.as_str());
-                println!("{}: ok ({dialect}, {} hooks)", f.display(), parsed.hooks.len());
+                let n = parsed.hooks.len();
+                println!(
+                    "{}: ok ({dialect}, {n} hook{})",
+                    f.display(),
+                    if n == 1 { "" } else { "s" }
+                );
             }
             Err(e) => {
                 eprintln!("{e}");
@@ -769,7 +779,21 @@ fn list(hooks: &HookSystem, as_json: bool) {
         if !seen.insert(e.clone()) {
             continue;
         }
-        println!("{e}");
+        // Each hook's own agent's name for the event, beside the canonical one.
+        let kind = EventKind::parse(&e).map(|(k, _)| k);
+        let mut names: Vec<&str> = rows
+            .iter()
+            .filter(|r| r["event"] == e.as_str())
+            .filter_map(|r| kind?.name_in(parse_dialect(r["dialect"].as_str()?).ok()?))
+            .filter(|n| *n != e)
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        if names.is_empty() {
+            println!("{e}");
+        } else {
+            println!("{e} ({})", names.join(", "));
+        }
         for r in rows.iter().filter(|r| r["event"] == e.as_str()) {
             let m = match r["matcher"]["value"].clone() {
                 Value::Null => "*".to_string(),

@@ -621,3 +621,36 @@ fn parallel_hooks_share_one_copy_of_a_large_input() {
         "hookshot peaked at {mib} MiB for a 30 MB input and ten hooks"
     );
 }
+
+/// What the commands print agrees with what they do: a count in the right
+/// number, the way to a missing option named, events under their agents'
+/// own names.
+#[test]
+fn messages_name_things_the_way_their_users_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let settings = dir.path().join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    let one =
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]}});
+    std::fs::write(&settings, one.to_string()).unwrap();
+    let o = hookshot().arg("validate").arg(&settings).output().unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).contains("(claude, 1 hook)"), "{o:?}");
+    let o = hookshot().arg("stats").output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        said.contains("--audit FILE") && said.contains("--socket PATH"),
+        "{said}"
+    );
+    let o = hookshot()
+        .args(["list", "--trust-project", "--workdir"])
+        .arg(dir.path())
+        .env("HOME", dir.path())
+        .env("XDG_CONFIG_HOME", dir.path().join("config"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(said.starts_with("BeforeTool (PreToolUse)\n"), "{said}");
+    let o = hookshot().args(["serve", "--help"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).contains("fire, list, stats, shutdown"));
+}
