@@ -24,11 +24,17 @@ fn waiting_hook(p: &Project, key: &str) {
          touch ../finished\n",
     );
     std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    on_write(
+        p,
+        json!({"type": "command", "command": "./hook.sh", key: true, "timeout": 1}),
+    );
+}
+
+/// The project's one hook: `handler`, after every Write.
+fn on_write(p: &Project, handler: Value) {
     p.write(
         "proj/.claude/settings.json",
-        &json!({"hooks": {"PostToolUse": [{"matcher": "Write", "hooks": [
-            {"type": "command", "command": "./hook.sh", key: true, "timeout": 1}]}]}})
-        .to_string(),
+        &json!({"hooks": {"PostToolUse": [{"matcher": "Write", "hooks": [handler]}]}}).to_string(),
     );
 }
 
@@ -108,11 +114,9 @@ fn a_one_shot_fire_answers_at_once_and_the_next_turn_hears_the_async_hook() {
 #[test]
 fn an_async_rewake_exit_2_reminds_the_model_and_blocks_nothing() {
     let p = Project::new();
-    p.write(
-        "proj/.claude/settings.json",
-        &json!({"hooks": {"PostToolUse": [{"matcher": "Write", "hooks": [
-            {"type": "command", "asyncRewake": true, "command": "echo 'lint: 3 errors in a.txt' >&2; exit 2"}]}]}})
-        .to_string(),
+    on_write(
+        &p,
+        json!({"type": "command", "asyncRewake": true, "command": "echo 'lint: 3 errors in a.txt' >&2; exit 2"}),
     );
     let o = p.fire("PostToolUse", &wrote("s1"), &[], &[]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -123,11 +127,9 @@ fn an_async_rewake_exit_2_reminds_the_model_and_blocks_nothing() {
 #[test]
 fn an_async_rewake_hook_keeps_its_timeout_and_the_user_hears_of_it() {
     let p = Project::new();
-    p.write(
-        "proj/.claude/settings.json",
-        &json!({"hooks": {"PostToolUse": [{"matcher": "Write", "hooks": [
-            {"type": "command", "asyncRewake": true, "command": "sleep 30", "timeout": 1}]}]}})
-        .to_string(),
+    on_write(
+        &p,
+        json!({"type": "command", "asyncRewake": true, "command": "sleep 30", "timeout": 1}),
     );
     assert_eq!(p.fire("PostToolUse", &wrote("s1"), &[], &[]).status.code(), Some(0));
     let t = Instant::now();

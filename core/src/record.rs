@@ -381,8 +381,8 @@ mod tests {
         })
     }
 
-    fn run(code: i32, stdout: &str, stderr: &str) -> HookRecord {
-        let c = Captured {
+    fn ended(code: i32, stdout: &str, stderr: &str) -> Captured {
+        Captured {
             exit: Exit {
                 code: Some(code),
                 ..Exit::default()
@@ -390,8 +390,11 @@ mod tests {
             stdout: stdout.into(),
             stderr: stderr.into(),
             ..Captured::default()
-        };
-        HookRecord::interpret(hook(FailPolicy::Open), c)
+        }
+    }
+
+    fn run(code: i32, stdout: &str, stderr: &str) -> HookRecord {
+        HookRecord::interpret(hook(FailPolicy::Open), ended(code, stdout, stderr))
     }
 
     #[test]
@@ -438,15 +441,6 @@ mod tests {
         let mut def = (*hook(FailPolicy::Closed)).clone();
         def.options.background = Background::Rewake;
         let def = Arc::new(def);
-        let ended = |code, stdout: &str, stderr: &str| Captured {
-            exit: Exit {
-                code: Some(code),
-                ..Exit::default()
-            },
-            stdout: stdout.into(),
-            stderr: stderr.into(),
-            ..Captured::default()
-        };
         let r = HookRecord::interpret(Arc::clone(&def), ended(2, "out", " 3 tests failed\n"));
         assert_eq!(r.output.decision, Decision::Undecided);
         assert_eq!(r.output.additional_context.as_deref(), Some("3 tests failed"));
