@@ -16,7 +16,7 @@ use std::fs::OpenOptions;
 use std::io::{Read, Write};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use hookshot_core::HookRecord;
 use serde::{Deserialize, Serialize};
@@ -91,16 +91,17 @@ impl Background {
         done: impl FnOnce(&[HookRecord]) + Send + 'static,
     ) {
         let pending = Arc::clone(&self.pending);
-        let Ok(mut tasks) = self.tasks.lock() else { return };
+        // A poisoned lock still holds a usable set: a run is never dropped
+        // because some other thread panicked.
+        let mut tasks = self.tasks.lock().unwrap_or_else(PoisonError::into_inner);
         // Finished tasks are dropped here, so the set holds only live ones.
         while tasks.try_join_next().is_some() {}
         tasks.spawn(async move {
             let records = work.await;
             done(&records);
             let found: Vec<Delivery> = records.iter().filter_map(Delivery::of).collect();
-            if !found.is_empty()
-                && let Ok(mut p) = pending.lock()
-            {
+            if !found.is_empty() {
+                let mut p = pending.lock().unwrap_or_else(PoisonError::into_inner);
                 p.entry(session).or_default().extend(found);
             }
         });
@@ -112,8 +113,8 @@ impl Background {
         let mut out = self
             .pending
             .lock()
-            .ok()
-            .and_then(|mut p| p.remove(session))
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(session)
             .unwrap_or_default();
         if let Some(dir) = &self.spool {
             out.extend(spool::take(dir, session));
@@ -123,10 +124,8 @@ impl Background {
 
     /// Cancels the runs still going: dropping a run kills its processes.
     pub(crate) async fn shutdown(&self) {
-        let tasks = self.tasks.lock().map(|mut t| std::mem::take(&mut *t));
-        if let Ok(mut tasks) = tasks {
-            tasks.shutdown().await;
-        }
+        let mut tasks = std::mem::take(&mut *self.tasks.lock().unwrap_or_else(PoisonError::into_inner));
+        tasks.shutdown().await;
     }
 }
 

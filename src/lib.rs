@@ -476,12 +476,6 @@ impl HookSystem {
         self.background = Arc::new(background::Background::new(mode, spool));
     }
 
-    /// What background hooks of `session` left undelivered, for an event
-    /// that cannot carry it to the model (a detached run saves it).
-    pub fn take_deliveries(&self, session: &str) -> Vec<background::Delivery> {
-        self.background.take(session)
-    }
-
     fn add_code_hook(&mut self, def: HookDef, hook: Arc<dyn Hook>) {
         self.runner.register(def.label().to_string(), hook);
         self.code_hooks.push(Arc::new(def));

@@ -345,6 +345,11 @@ fn calling_agent(event: EventKind, dialect: hookshot::Dialect, codex: bool) -> O
     None
 }
 
+/// Codex sends a `turn_id` with every event; Claude Code does not.
+fn from_codex(dialect: hookshot::Dialect, input: &Map<String, Value>) -> bool {
+    dialect == hookshot::Dialect::Claude && input.contains_key("turn_id")
+}
+
 /// Codex sends Claude Code's event names and reads Claude Code's answers,
 /// but more strictly: an answer it finds invalid (`permissionDecision:
 /// "ask"`, `"allow"` without `updatedInput`, `continue: false` before a
@@ -432,7 +437,7 @@ async fn run_background_job(
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_string();
-    let codex = dialect == hookshot::Dialect::Claude && input.contains_key("turn_id");
+    let codex = from_codex(dialect, &input);
     let mut hooks = match build_for(sources, calling_agent(event, dialect, codex)) {
         Ok(h) => h,
         Err(Fail::Settings(why) | Fail::Usage(why)) => return problem(&session, why),
@@ -546,8 +551,7 @@ async fn run(command: Command) -> Result<u8, Fail> {
                 return run_background_job(event, dialect, &job, &sources).await;
             }
             let input = read_input(input.as_deref())?;
-            // Codex sends a turn_id with every event; Claude Code does not.
-            let codex = dialect == hookshot::Dialect::Claude && input.contains_key("turn_id");
+            let codex = from_codex(dialect, &input);
             let mut hooks = build_for(&sources, calling_agent(event, dialect, codex))?;
             let spool = hookshot::background::spool::dir();
             hooks.set_background(hookshot::BackgroundMode::Elsewhere, spool.clone());
