@@ -477,7 +477,7 @@ async fn llm_hook_retries_an_answer_without_json() {
         model_says("{\"action\": \"stop\", \"retry_feedback\": \"add tests\"}")
     );
     std::fs::write(dir.path().join("m.responses"), text).unwrap();
-    let model = hookshot::FixtureModel::open(&dir.path().join("m.responses")).unwrap();
+    let model = hookshot_replay::HookModel::open(&dir.path().join("m.responses")).unwrap();
     let hooks = hookshot::HookSystem::builder()
         .settings(dir.path().join("hooks.yaml"))
         .workdir(dir.path())

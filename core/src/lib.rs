@@ -10,7 +10,6 @@ pub mod event;
 pub mod hook;
 pub mod input;
 pub mod judge;
-pub mod llm;
 pub mod outcome;
 pub mod output;
 pub mod paths;

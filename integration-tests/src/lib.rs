@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use hookshot::HookSystem;
-use hookshot::replay::{Ending, ReplayError, ReplayOptions, replay};
+use hookshot_replay::{Ending, ReplayError, ReplayOptions, replay};
 use serde_json::{Value, json};
 
 /// A temporary project directory with one settings file.

@@ -1,7 +1,7 @@
 //! The reference agent loop end to end, with real hook processes.
 
-use hookshot::replay::Ending;
 use hookshot_integration_tests::{Project, calls, gemini, says};
+use hookshot_replay::Ending;
 use serde_json::json;
 
 #[tokio::test]

@@ -132,6 +132,8 @@ struct EventIndex {
 struct Collecting {
     idx: EventIndex,
     contains: Vec<(String, Vec<u32>)>,
+    /// Where each substring is in `contains`.
+    contains_at: HashMap<String, usize>,
     patterns: Vec<String>,
     globs: HashMap<String, (GlobSetBuilder, Vec<u32>)>,
 }
@@ -152,9 +154,14 @@ impl Collecting {
             Probe::Exact(s) => push_id(idx.exact.entry(s).or_default(), id),
             Probe::Prefix(s) => idx.prefix.add(s, id),
             Probe::Suffix(s) => idx.suffix.add(s, id),
-            Probe::Contains(s) => match self.contains.iter_mut().find(|(k, _)| *k == s) {
-                Some((_, ids)) => push_id(ids, id),
-                None => self.contains.push((s, vec![id])),
+            // By hash, not by a search of the list: with tens of thousands
+            // of distinct substrings a search made loading quadratic.
+            Probe::Contains(s) => match self.contains_at.get(&s) {
+                Some(&at) => push_id(&mut self.contains[at].1, id),
+                None => {
+                    self.contains_at.insert(s.clone(), self.contains.len());
+                    self.contains.push((s, vec![id]));
+                }
             },
         }
     }
@@ -362,6 +369,23 @@ impl Planner {
     }
 
     fn compute(&self, idx: &EventIndex, target: Target<'_>) -> Plan {
+        let mut hooks: Vec<Arc<HookDef>> = Vec::new();
+        for id in self.candidates(idx, target) {
+            if self.refusal(idx, id, target).is_none() {
+                hooks.push(Arc::clone(&self.hooks[id as usize]));
+            }
+        }
+        dedup_by_identity(&mut hooks);
+        let mode = if hooks.iter().any(|h| h.sequential) {
+            Mode::Sequential
+        } else {
+            Mode::Parallel
+        };
+        Plan { hooks, mode }
+    }
+
+    /// The ids of the hooks whose matcher matches, sorted.
+    fn candidates(&self, idx: &EventIndex, target: Target<'_>) -> Vec<u32> {
         let name = target.name.unwrap_or("");
         let mut ids: Vec<u32> = idx.any.clone();
         // A matcher naming the tool in any agent's words matches it:
@@ -380,30 +404,70 @@ impl Planner {
         });
         ids.sort_unstable();
         ids.dedup();
-        let mut hooks: Vec<Arc<HookDef>> = Vec::with_capacity(ids.len());
-        for id in ids {
-            let h = &self.hooks[id as usize];
-            if idx.has_model_filter
-                && let Some(prefix) = &h.model_prefix
-                && !target.model.is_some_and(|m| m.starts_with(prefix.as_str()))
-            {
-                continue;
-            }
-            if let Some(rule) = &self.conditions[id as usize]
-                && !rule.matches(target.name, target.argument, target.cwd)
-            {
-                continue;
-            }
-            hooks.push(Arc::clone(h));
-        }
-        dedup_by_identity(&mut hooks);
-        let mode = if hooks.iter().any(|h| h.sequential) {
-            Mode::Sequential
-        } else {
-            Mode::Parallel
-        };
-        Plan { hooks, mode }
+        ids
     }
+
+    /// Why a hook whose matcher matched does not run for this call, if it
+    /// does not: its model filter or its `if` rule.
+    fn refusal(&self, idx: &EventIndex, id: u32, target: Target<'_>) -> Option<Verdict> {
+        let h = &self.hooks[id as usize];
+        if idx.has_model_filter
+            && let Some(prefix) = &h.model_prefix
+            && !target.model.is_some_and(|m| m.starts_with(prefix.as_str()))
+        {
+            return Some(Verdict::Model);
+        }
+        if let Some(rule) = &self.conditions[id as usize]
+            && !rule.matches(target.name, target.argument, target.cwd)
+        {
+            return Some(Verdict::Condition);
+        }
+        None
+    }
+
+    /// The plan, and for every hook of `event` whether it is in the plan
+    /// and, if not, why: what `hookshot explain` shows. Slower than
+    /// [`Planner::plan`]; not for the event path.
+    pub fn explain(&self, event: EventKind, target: Target<'_>) -> (Plan, Vec<(Arc<HookDef>, Verdict)>) {
+        let plan = self.plan_uncached(event, target);
+        let Some(idx) = self.events.get(&event) else {
+            return (plan, Vec::new());
+        };
+        let candidates = self.candidates(idx, target);
+        let verdicts = (0..self.hooks.len() as u32)
+            .filter(|&id| self.hooks[id as usize].event == event)
+            .map(|id| {
+                let h = &self.hooks[id as usize];
+                let verdict = if candidates.binary_search(&id).is_err() {
+                    Verdict::NoMatch
+                } else if let Some(v) = self.refusal(idx, id, target) {
+                    v
+                } else if let Some(at) = plan.hooks.iter().position(|p| Arc::ptr_eq(p, h)) {
+                    Verdict::Runs(at)
+                } else {
+                    let kept = plan.hooks.iter().find(|p| p.identity == h.identity);
+                    Verdict::Duplicate(kept.cloned().unwrap_or_else(|| Arc::clone(h)))
+                };
+                (Arc::clone(h), verdict)
+            })
+            .collect();
+        (plan, verdicts)
+    }
+}
+
+/// Whether one hook is in a plan, and why not.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// In the plan, at this position.
+    Runs(usize),
+    /// Its matcher does not match the target.
+    NoMatch,
+    /// Its model filter (jcli `model_prefix`) does not match the model.
+    Model,
+    /// Its `if` rule does not hold for this call.
+    Condition,
+    /// The same hook runs from the source of higher precedence named here.
+    Duplicate(Arc<HookDef>),
 }
 
 /// A `Tool(glob)` filter's glob: over a shell command `*` matches anything

@@ -181,8 +181,9 @@ impl Source {
 pub enum Skipped {
     /// Its project or extension is not trusted (or changed since trusted).
     Untrusted,
-    /// Listed in a `disabled` list, or all hooks are disabled.
-    Disabled,
+    /// Listed in a `disabled` list, or all hooks are disabled: by which
+    /// file and how.
+    Disabled(String),
 }
 
 /// A file that was read.
@@ -411,19 +412,23 @@ impl Registry {
     fn combine(files: Vec<(Source, SettingsFile, bool)>, untrusted_servers: &[PathBuf]) -> Registry {
         let mut reg = Registry::default();
         let is_system = |s: &Source| s.kind == SourceKind::System;
-        let last_enabled = |system: bool| {
+        // The file whose `enabled: false` is the last word, if any.
+        let switched_off = |system: bool| {
             files
                 .iter()
                 .rfind(|(s, f, trusted)| *trusted && is_system(s) == system && f.enabled.is_some())
-                .and_then(|(_, f, _)| f.enabled)
-                .unwrap_or(true)
+                .filter(|(_, f, _)| f.enabled == Some(false))
+                .map(|(s, _, _)| format!("all hooks are disabled by {} (enabled: false)", s.path.display()))
         };
-        let (system_enabled, others_enabled) = (last_enabled(true), last_enabled(false));
-        let disabled_by = |system: bool| -> Vec<String> {
+        let (system_off, others_off) = (switched_off(true), switched_off(false));
+        let disabled_by = |system: bool| -> Vec<(String, String)> {
             files
                 .iter()
                 .filter(|(s, _, trusted)| *trusted && is_system(s) == system)
-                .flat_map(|(_, f, _)| f.disabled.iter().cloned())
+                .flat_map(|(s, f, _)| {
+                    let why = format!("listed in the disabled list of {}", s.path.display());
+                    f.disabled.iter().map(move |d| (d.clone(), why.clone()))
+                })
                 .collect()
         };
         let (system_disabled, others_disabled) = (disabled_by(true), disabled_by(false));
@@ -463,21 +468,24 @@ impl Registry {
                 trusted,
             });
             for mut hook in file.hooks {
-                let listed = |list: &[String]| {
+                let listed = |list: &[(String, String)]| {
                     list.iter()
-                        .any(|d| Some(d.as_str()) == hook.name.as_deref() || Some(d.as_str()) == hook.command())
+                        .find(|(d, _)| Some(d.as_str()) == hook.name.as_deref() || Some(d.as_str()) == hook.command())
+                        .map(|(_, why)| why.clone())
                 };
-                let is_disabled = if system {
-                    !system_enabled || listed(&system_disabled)
+                let disabled = if system {
+                    system_off.clone().or_else(|| listed(&system_disabled))
                 } else {
-                    !system_enabled || !others_enabled || listed(&system_disabled) || listed(&others_disabled)
+                    (system_off.clone().or_else(|| others_off.clone()))
+                        .or_else(|| listed(&system_disabled))
+                        .or_else(|| listed(&others_disabled))
                 };
                 hook.govern(reg.policy);
                 let hook = Arc::new(hook);
                 if !trusted {
                     reg.skipped.push((hook, Skipped::Untrusted));
-                } else if is_disabled {
-                    reg.skipped.push((hook, Skipped::Disabled));
+                } else if let Some(why) = disabled {
+                    reg.skipped.push((hook, Skipped::Disabled(why)));
                 } else {
                     reg.hooks.push(hook);
                 }

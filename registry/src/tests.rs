@@ -87,7 +87,11 @@ fn later_sources_override_enabled() {
     let src = |p: &str| Source::new(p, SourceKind::Cli);
     let reg = Registry::from_files(vec![(src("a.json"), a.clone(), true), (src("b.json"), b, true)]);
     assert!(reg.hooks().is_empty());
-    assert_eq!(reg.skipped()[0].1, Skipped::Disabled);
+    assert!(
+        matches!(&reg.skipped()[0].1, Skipped::Disabled(why) if why == "all hooks are disabled by b.json (enabled: false)"),
+        "{:?}",
+        reg.skipped()
+    );
     let reg = Registry::from_files(vec![(src("a.json"), a, false)]);
     assert_eq!(reg.skipped()[0].1, Skipped::Untrusted);
 }

@@ -33,7 +33,7 @@ use hookshot_core::{
     Captured, Dialect, EventKind, Exit, Failure, FailureKind, HookAction, HookDef, HookOutput, HookRecord, McpStdio,
     ProcessSpec,
 };
-pub use llm::{FixtureModel, ModelClient};
+pub use llm::ModelClient;
 use nix::sys::signal::Signal;
 pub use persistent::ProcessPool;
 pub use plan::PlanRun;

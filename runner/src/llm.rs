@@ -3,9 +3,7 @@
 //! answer (from the first `{` to the last `}`) is the hook's output.
 
 use std::future::Future;
-use std::path::Path;
 use std::pin::Pin;
-use std::sync::Mutex;
 
 use hookshot_core::{Dialect, EventKind, input::for_dialect};
 use serde_json::{Map, Value};
@@ -18,7 +16,7 @@ pub type Completion<'a> = Pin<Box<dyn Future<Output = Result<String, String>> + 
 pub type Turn<'a> = Pin<Box<dyn Future<Output = Result<Value, String>> + Send + 'a>>;
 
 /// A model that answers prompts. Embedders plug in their provider; the
-/// replay client ([`FixtureModel`]) answers from a recorded `.responses` file.
+/// replay crate's `HookModel` answers from a recorded `.responses` file.
 pub trait ModelClient: Send + Sync + std::fmt::Debug {
     /// Completes `prompt`, with `model` overriding the client's default.
     fn complete<'a>(&'a self, prompt: &'a str, model: Option<&'a str>) -> Completion<'a>;
@@ -89,64 +87,6 @@ pub fn extract_json(answer: &str) -> Result<Map<String, Value>, String> {
         Ok(Value::Object(m)) => Ok(m),
         Ok(_) => Err("the model's answer is not a JSON object".into()),
         Err(e) => Err(format!("the model's answer is not valid JSON: {e}")),
-    }
-}
-
-/// A model that answers from a recorded `.responses` file, one line per
-/// prompt or turn, in order: a prompt gets the text of the line's chunks,
-/// a turn their parts (tool calls too), thoughts left out.
-#[derive(Debug)]
-pub struct FixtureModel {
-    answers: Mutex<std::vec::IntoIter<Vec<Value>>>,
-}
-
-impl FixtureModel {
-    /// Reads the fixture.
-    pub fn open(path: &Path) -> std::io::Result<FixtureModel> {
-        let text = std::fs::read_to_string(path)?;
-        let answers: Vec<Vec<Value>> = text
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| {
-                let v: Value = serde_json::from_str(l).unwrap_or(Value::Null);
-                match v.get("response") {
-                    Some(Value::Array(c)) => c.clone(),
-                    Some(o) => vec![o.clone()],
-                    None => vec![],
-                }
-            })
-            .collect();
-        Ok(FixtureModel {
-            answers: Mutex::new(answers.into_iter()),
-        })
-    }
-}
-
-impl FixtureModel {
-    fn next(&self) -> Result<Vec<Value>, String> {
-        self.answers
-            .lock()
-            .ok()
-            .and_then(|mut a| a.next())
-            .ok_or_else(|| "the model fixture ran out of answers".to_string())
-    }
-}
-
-impl ModelClient for FixtureModel {
-    fn complete<'a>(&'a self, _prompt: &'a str, _model: Option<&'a str>) -> Completion<'a> {
-        let next = self.next().map(|chunks| hookshot_core::llm::response_text(&chunks));
-        Box::pin(async move { next })
-    }
-
-    fn turn<'a>(&'a self, _contents: &'a [Value], _tools: &'a [Value], _model: Option<&'a str>) -> Turn<'a> {
-        let next = self.next().map(|chunks| {
-            let merged = hookshot_core::llm::merge_chunks(&chunks);
-            merged
-                .pointer("/candidates/0/content")
-                .cloned()
-                .unwrap_or_else(|| serde_json::json!({"role": "model", "parts": []}))
-        });
-        Box::pin(async move { next })
     }
 }
 

@@ -2,7 +2,7 @@
 //! rewrites tool input (redirects writes into a sandbox folder) and adds
 //! context for the model.
 //!
-//!     cargo run --example custom_hook
+//!     cargo run -p hookshot --example custom_hook
 
 use std::sync::Arc;
 

@@ -44,9 +44,9 @@
 
 pub mod background;
 pub mod builtins;
+mod explain;
 pub mod metrics;
 pub mod nesting;
-pub mod replay;
 pub mod serve;
 
 use std::os::unix::fs::DirBuilderExt;
@@ -55,15 +55,17 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use background::BackgroundMode;
+pub use explain::{Explained, Explanation, Why};
 use hookshot_core::input::{SessionFacts, fill_common};
 pub use hookshot_core::{
-    Decision, Dialect, EventKind, FailPolicy, HookDef, HookOutput, HookRecord, MatchTarget, Outcome, SourceKind,
+    Decision, Dialect, EventKind, FailPolicy, HookDef, HookOutput, HookRecord, MatchTarget, MatcherSpec, Outcome,
+    SourceKind,
 };
 use hookshot_planner::{Mode, Planner, Target};
 pub use hookshot_registry::{
     Diagnostic, ProblemKind, Registry, Skipped, Source, SourceProblem, TrustPolicy, TrustStore,
 };
-pub use hookshot_runner::{FixtureModel, Hook, ModelClient, RunnerConfig};
+pub use hookshot_runner::{Hook, ModelClient, RunnerConfig};
 use hookshot_runner::{PlanRun, RunEnv, Runner};
 pub use nesting::{MAX_DEPTH, PARENT_VAR};
 use serde_json::{Map, Value};
@@ -655,7 +657,7 @@ impl HookSystem {
         let skipped = reg.skipped().iter().map(|(h, why)| {
             let state = match why {
                 Skipped::Untrusted => "untrusted",
-                Skipped::Disabled => "disabled",
+                Skipped::Disabled(_) => "disabled",
             };
             (h, None, state)
         });

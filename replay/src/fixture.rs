@@ -4,7 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
+use hookshot_runner::ModelClient;
+use hookshot_runner::llm::{Completion, Turn};
 use serde_json::Value;
+
+use crate::gemini;
 
 /// Why the fixture cannot answer (replay exits 3).
 #[derive(Debug, thiserror::Error)]
@@ -113,5 +117,46 @@ impl ScriptedModel {
                 )),
             };
         }
+    }
+}
+
+/// A [`ModelClient`] for prompt and agent hooks, answering from a fixture
+/// in order: a prompt gets the text of the next recorded answer, a turn
+/// its parts (tool calls too). `hookshot --hook-model` is this.
+#[derive(Debug)]
+pub struct HookModel {
+    script: std::sync::Mutex<ScriptedModel>,
+}
+
+impl HookModel {
+    /// Opens a fixture.
+    pub fn open(path: &Path) -> Result<HookModel, FixtureError> {
+        Ok(HookModel {
+            script: std::sync::Mutex::new(ScriptedModel::open(path)?),
+        })
+    }
+
+    fn next(&self) -> Result<Vec<Value>, String> {
+        // A panic elsewhere while holding the lock leaves the script as
+        // it was: keep answering from it.
+        let mut script = self.script.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        script.next_response().map_err(|e| e.to_string())
+    }
+}
+
+impl ModelClient for HookModel {
+    fn complete<'a>(&'a self, _prompt: &'a str, _model: Option<&'a str>) -> Completion<'a> {
+        let next = self.next().map(|chunks| gemini::response_text(&chunks));
+        Box::pin(async move { next })
+    }
+
+    fn turn<'a>(&'a self, _contents: &'a [Value], _tools: &'a [Value], _model: Option<&'a str>) -> Turn<'a> {
+        let next = self.next().map(|chunks| {
+            gemini::merge_chunks(&chunks)
+                .pointer("/candidates/0/content")
+                .cloned()
+                .unwrap_or_else(|| serde_json::json!({"role": "model", "parts": []}))
+        });
+        Box::pin(async move { next })
     }
 }

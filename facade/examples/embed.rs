@@ -1,7 +1,7 @@
 //! An agent loop embedding hookshot: before and after each tool call the
 //! agent fires the event, and obeys what the hooks decide.
 //!
-//!     cargo run --example embed
+//!     cargo run -p hookshot --example embed
 
 use hookshot::{EventKind, HookSystem};
 use serde_json::{Map, Value, json};

@@ -1,7 +1,9 @@
 //! The reference agent loop: drives a [`HookSystem`] the way gemini-cli
 //! does in non-interactive mode, with a scripted model read from a
 //! `.responses` fixture. `hookshot replay` is this loop; so are the
-//! end-to-end tests.
+//! end-to-end tests. It lives apart from the engine: embedders bring their
+//! own agent loop and model, and need neither the Gemini wire format
+//! ([`gemini`]) nor the fixture reader.
 //!
 //! SessionStart -> BeforeAgent -> per model call: BeforeModel,
 //! BeforeToolSelection, the model's answer, AfterModel per chunk -> per
@@ -10,17 +12,18 @@
 //! model, with a loop guard) -> SessionEnd.
 
 mod fixture;
+pub mod gemini;
 pub mod tools;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use hookshot_core::llm;
+use crate::gemini as llm;
 use serde_json::{Map, Value, json};
 
-use crate::{EventKind, HookSystem, Outcome};
-pub use fixture::{FixtureError, ScriptedModel};
+pub use fixture::{FixtureError, HookModel, ScriptedModel};
+use hookshot::{EventKind, HookSystem, Outcome};
 use tools::Tools;
 
 /// The model name the reference loop puts in its requests.
@@ -276,7 +279,7 @@ impl Loop<'_> {
         &mut self,
         event: EventKind,
         input: Value,
-        keep: impl Fn(&crate::HookDef) -> bool,
+        keep: impl Fn(&hookshot::HookDef) -> bool,
     ) -> Result<Outcome, ReplayError> {
         let mut input = obj(input);
         if let Some(t) = &self.transcript_path {
@@ -497,13 +500,13 @@ impl Loop<'_> {
                 self.progress.inc(1);
                 // gemini-style hooks see each streamed chunk; jcli's
                 // post_llm_response sees the whole answer once, below.
-                let per_chunk = |h: &crate::HookDef| h.dialect != crate::Dialect::Jcli;
+                let per_chunk = |h: &hookshot::HookDef| h.dialect != hookshot::Dialect::Jcli;
                 for chunk in &mut chunks {
                     if let Some(refused) = self.after_model(&hook_request, chunk, per_chunk).await? {
                         return Ok(refused);
                     }
                 }
-                let jcli = |h: &crate::HookDef| h.dialect == crate::Dialect::Jcli;
+                let jcli = |h: &hookshot::HookDef| h.dialect == hookshot::Dialect::Jcli;
                 if self.hooks.has_hooks_where(EventKind::AfterModel, jcli) {
                     // assistant_output replaces the whole answer's text.
                     let mut whole = llm::merge_chunks(&chunks);
@@ -536,7 +539,7 @@ impl Loop<'_> {
         &mut self,
         request: &Value,
         response: &mut Value,
-        keep: impl Fn(&crate::HookDef) -> bool,
+        keep: impl Fn(&hookshot::HookDef) -> bool,
     ) -> Result<Option<ModelCall>, ReplayError> {
         let input = json!({"llm_request": request, "llm_response": llm::to_hook_response(response)});
         let after = self.fire_where(EventKind::AfterModel, input, keep).await?;
@@ -617,7 +620,7 @@ impl Loop<'_> {
         if before.is_blocked() {
             return refuse(self, "blocked", before.block_reason());
         }
-        if before.output.decision == crate::Decision::Ask {
+        if before.output.decision == hookshot::Decision::Ask {
             let why = before
                 .output
                 .reason

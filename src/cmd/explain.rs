@@ -1,0 +1,176 @@
+//! `hookshot explain EVENT --input FILE`: "why didn't my hook fire?" For
+//! every hook known for the event, from every source, whether it would run
+//! for this input and why not; then the plan. No hook runs.
+
+use hookshot::{Explained, HookDef, MatcherSpec, Why};
+use serde_json::{Value, json};
+
+use crate::Fail;
+use crate::cmd::fire::calling_agent;
+use crate::load::{Sources, build_for, parse_event, read_input};
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct ExplainArgs {
+    /// The event, in any dialect (BeforeTool, PreToolUse, pre_tool_execution, ...).
+    event: String,
+    /// The event input as JSON (a file, or - for stdin; default: stdin when piped).
+    #[arg(long, value_name = "FILE|-")]
+    input: Option<String>,
+    #[command(flatten)]
+    sources: Sources,
+    /// As JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub(crate) fn run(args: ExplainArgs) -> Result<u8, Fail> {
+    let (event, dialect) = parse_event(&args.event)?;
+    let input = read_input(args.input.as_deref())?;
+    let codex = crate::cmd::fire::from_codex(dialect, &input);
+    let host = calling_agent(event, dialect, codex);
+    let hooks = build_for(&args.sources, host)?;
+    let x = hooks.explain(event, &input);
+    let problems = hooks.registry().problems();
+    if args.json {
+        let rows: Vec<Value> = x.hooks.iter().map(row).collect();
+        let sources: Vec<Value> = problems
+            .iter()
+            .map(|p| json!({"file": p.source.path, "source": p.source.kind, "problem": p.message}))
+            .collect();
+        println!(
+            "{}",
+            json!({"event": event.display_in(dialect), "target": x.target, "model": x.model,
+                "argument": x.argument, "sequential": x.sequential, "hooks": rows,
+                "sources_not_loaded": sources,
+                "left_to_the_agent": host.map(|h| format!("{h:?}"))})
+        );
+        return Ok(0);
+    }
+    let mut tested = match &x.target {
+        Some(t) => {
+            let aliases: Vec<&str> = hookshot_core::tools::aliases(t).collect();
+            let mut s = format!("matchers are tested against {t:?}");
+            if !aliases.is_empty() {
+                s.push_str(&format!(" (also known as {})", aliases.join(", ")));
+            }
+            s
+        }
+        None => match event.match_target() {
+            hookshot::MatchTarget::None => "this event ignores matchers: every hook of it runs".into(),
+            hookshot::MatchTarget::ToolName => "the input has no tool_name: only hooks without a matcher run".into(),
+            hookshot::MatchTarget::Trigger(f) => format!("the input has no {f}: only hooks without a matcher run"),
+        },
+    };
+    if let Some(a) = &x.argument {
+        tested.push_str(&format!("; the call's argument is {a:?}"));
+    }
+    println!("{} ({dialect}): {tested}", event.display_in(dialect));
+    if let Some(h) = host {
+        println!(
+            "run by {h:?} (its project variable is set): {h:?}'s own settings files are left to it and not loaded"
+        );
+    }
+    for p in problems {
+        println!("  source not loaded: {}", p.message);
+    }
+    if x.hooks.is_empty() {
+        println!("  no hook is registered for this event");
+    }
+    for e in &x.hooks {
+        let h = &e.hook;
+        let verdict = match &e.why {
+            Why::Runs { position, background } => {
+                format!(
+                    "RUNS #{}{}",
+                    position + 1,
+                    if *background { " (after the answer: async)" } else { "" }
+                )
+            }
+            Why::Untrusted => "skipped: its file is not trusted (review it, then `hookshot trust`)".into(),
+            Why::Disabled(by) => format!("skipped: {by}"),
+            Why::NoMatch => format!(
+                "skipped: matcher {} does not match {}",
+                matcher(h),
+                x.target.as_deref().map_or("(no target)".into(), |t| format!("{t:?}"))
+            ),
+            Why::Model => format!(
+                "skipped: model filter {:?} does not match model {:?}",
+                h.model_prefix.as_deref().unwrap_or(""),
+                x.model.as_deref().unwrap_or("(none)")
+            ),
+            Why::Condition => format!(
+                "skipped: its `if` rule {} does not hold for this call",
+                h.options
+                    .condition
+                    .as_ref()
+                    .map(|c| format!("{}({})", c.tool, c.pattern.as_deref().unwrap_or("")))
+                    .unwrap_or_default()
+            ),
+            Why::Duplicate(of) => format!("skipped: the same hook runs from {} (higher precedence)", of.provenance),
+            Why::RunByParent => "skipped: the hookshot that started this one runs it already".into(),
+            Why::NestingLimit(depth) => format!(
+                "BLOCKS: hookshot is nested {depth} deep in its own hooks (the limit is {}); the event is blocked",
+                hookshot::MAX_DEPTH
+            ),
+        };
+        println!(
+            "  {}  [{} {}, matcher {}] {}\n      {verdict}",
+            h.label(),
+            h.source,
+            h.dialect,
+            matcher(h),
+            h.provenance
+        );
+    }
+    let runs: Vec<&Explained> = {
+        let mut r: Vec<&Explained> = x.hooks.iter().filter(|e| matches!(e.why, Why::Runs { .. })).collect();
+        r.sort_by_key(|e| match e.why {
+            Why::Runs { position, .. } => position,
+            _ => usize::MAX,
+        });
+        r
+    };
+    if runs.is_empty() {
+        println!("plan: nothing runs");
+    } else {
+        let names: Vec<&str> = runs.iter().map(|e| e.hook.label()).collect();
+        println!(
+            "plan: {} hook(s), {}: {}",
+            runs.len(),
+            if x.sequential {
+                "one after the other (a hook asked for sequential)"
+            } else {
+                "in parallel"
+            },
+            names.join(", then ")
+        );
+    }
+    Ok(0)
+}
+
+fn matcher(h: &HookDef) -> String {
+    match &h.matcher {
+        MatcherSpec::Any => "*".into(),
+        MatcherSpec::Exact(names) => names.join("|"),
+        MatcherSpec::Regex(r) => format!("/{r}/"),
+        MatcherSpec::FullRegex(r) => format!("/^{r}$/"),
+        MatcherSpec::ToolArgs(v) => v.iter().map(|(t, g)| format!("{t}({g})")).collect::<Vec<_>>().join("|"),
+    }
+}
+
+fn row(e: &Explained) -> Value {
+    let h = &e.hook;
+    let (runs, why) = match &e.why {
+        Why::Runs { position, background } => (true, json!({"position": position, "background": background})),
+        Why::Untrusted => (false, json!("untrusted")),
+        Why::Disabled(by) => (false, json!({"disabled": by})),
+        Why::NoMatch => (false, json!("no_match")),
+        Why::Model => (false, json!("model_filter")),
+        Why::Condition => (false, json!("if_rule")),
+        Why::Duplicate(of) => (false, json!({"duplicate_of": of.provenance.to_string()})),
+        Why::RunByParent => (false, json!("run_by_parent")),
+        Why::NestingLimit(d) => (false, json!({"nesting_limit": d})),
+    };
+    json!({"name": h.label(), "source": h.source, "dialect": h.dialect, "at": h.provenance.to_string(),
+        "matcher": matcher(h), "runs": runs, "why": why})
+}

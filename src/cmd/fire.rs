@@ -1,0 +1,232 @@
+//! `hookshot fire`: one event, its hooks, the merged answer in the event's
+//! dialect; background hooks handed to a detached `hookshot`.
+
+use std::path::{Path, PathBuf};
+
+use hookshot::EventKind;
+use serde_json::{Map, Value};
+
+use crate::Fail;
+use crate::load::{Sources, build_for, parse_event, read_input};
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct FireArgs {
+    /// The event, in any dialect (BeforeTool, PreToolUse, pre_tool_execution, ...).
+    event: String,
+    /// The event input as JSON (a file, or - for stdin; default: stdin when piped).
+    #[arg(long, value_name = "FILE|-")]
+    input: Option<String>,
+    #[command(flatten)]
+    sources: Sources,
+    /// Accepted for symmetry with `list` and `stats`: the answer is
+    /// always JSON, in the event's dialect.
+    #[arg(long, hide = true)]
+    json: bool,
+    /// Also save the input and the answer as a `hookshot test` case in
+    /// this directory (one file per event), so a real session becomes a
+    /// regression suite.
+    #[arg(long, value_name = "DIR")]
+    record: Option<PathBuf>,
+    /// Run only the event's background (`async`) hooks, with the input
+    /// in FILE (removed once read), and leave what they say for the
+    /// session's next event: how a `fire` hands them off.
+    #[arg(long, value_name = "FILE", hide = true)]
+    background_job: Option<PathBuf>,
+}
+
+pub(crate) async fn run(args: FireArgs) -> Result<u8, Fail> {
+    let (event, dialect) = parse_event(&args.event)?;
+    let sources = &args.sources;
+    if let Some(job) = args.background_job {
+        return run_background_job(event, dialect, &job, sources).await;
+    }
+    let input = read_input(args.input.as_deref())?;
+    let recorded_input = args.record.as_ref().map(|_| input.clone());
+    let codex = from_codex(dialect, &input);
+    let mut hooks = build_for(sources, calling_agent(event, dialect, codex))?;
+    let spool = hookshot::background::spool::dir();
+    hooks.set_background(hookshot::BackgroundMode::Elsewhere, spool.clone());
+    let mut handoff = None;
+    if hooks.plan(event, &input).iter().any(|h| h.options.background.is_on())
+        && let Err(e) = hand_off(&input, spool.as_deref())
+    {
+        // Run them within the event rather than not at all.
+        hooks.set_background(hookshot::BackgroundMode::Inline, spool);
+        handoff = Some(format!(
+            "background hooks ran before the answer, not after it: they could not be handed off ({e})"
+        ));
+    }
+    let mut outcome = hooks.fire(event, input).await;
+    outcome.warnings.extend(handoff);
+    if codex {
+        answer_codex(&mut outcome);
+    }
+    for w in &outcome.warnings {
+        eprintln!("hookshot: warning: {w}");
+    }
+    // Claude Code reads a WorktreeCreate command hook's answer as a path on
+    // stdout; no path fails the creation.
+    let (stdout, code) =
+        if event == EventKind::WorktreeCreate && dialect == hookshot::Dialect::Claude && !outcome.is_blocked() {
+            match outcome.output.extra.get("worktreePath").and_then(Value::as_str) {
+                Some(path) if !path.is_empty() => (path.to_string(), 0),
+                _ => {
+                    eprintln!("hookshot: no WorktreeCreate hook answered with a worktree path");
+                    (String::new(), 1)
+                }
+            }
+        } else {
+            (
+                outcome.render(dialect).to_string(),
+                if outcome.is_blocked() { 2 } else { 0 },
+            )
+        };
+    if !stdout.is_empty() {
+        println!("{stdout}");
+    }
+    // Observers were sent this event: let them read it before they go.
+    hooks.shutdown().await;
+    if code == 2 {
+        eprintln!("{}", outcome.block_reason());
+    }
+    if let (Some(dir), Some(input)) = (&args.record, recorded_input) {
+        let case = crate::cmd::test::Case::recorded(&args.event, input, sources, &stdout, code);
+        if let Err(e) = case.save(dir) {
+            eprintln!("hookshot: warning: --record {}: {e}", dir.display());
+        }
+    }
+    Ok(code)
+}
+
+/// The agent that runs this `fire` as one of its hooks, if any: Claude Code
+/// and gemini-cli set their project variable in every hook's environment,
+/// and the event is named in their words. Its own settings files are then
+/// its business (it runs those hooks itself); loading them too would run
+/// each of them twice.
+pub(crate) fn calling_agent(event: EventKind, dialect: hookshot::Dialect, codex: bool) -> Option<hookshot::Host> {
+    use hookshot::Dialect::{Claude, Gemini};
+    let set = |v: &str| std::env::var_os(v).is_some_and(|x| !x.is_empty());
+    let claude_name = event.name_in(Claude) == Some(event.display_in(dialect));
+    if codex {
+        return Some(hookshot::Host::Codex);
+    }
+    if set("CLAUDE_PROJECT_DIR") && (dialect == Claude || claude_name && !set("GEMINI_PROJECT_DIR")) {
+        return Some(hookshot::Host::Claude);
+    }
+    if set("GEMINI_PROJECT_DIR") && dialect == Gemini {
+        return Some(hookshot::Host::Gemini);
+    }
+    None
+}
+
+/// Codex sends a `turn_id` with every event; Claude Code does not.
+pub(crate) fn from_codex(dialect: hookshot::Dialect, input: &Map<String, Value>) -> bool {
+    dialect == hookshot::Dialect::Claude && input.contains_key("turn_id")
+}
+
+/// Codex sends Claude Code's event names and reads Claude Code's answers,
+/// but more strictly: an answer it finds invalid (`permissionDecision:
+/// "ask"`, `"allow"` without `updatedInput`, `continue: false` before a
+/// tool) fails the hook and the tool runs. A question or a stop is
+/// therefore a denial for Codex, given with exit code 2, which Codex
+/// always honours; a bare allow is no answer.
+fn answer_codex(outcome: &mut hookshot::Outcome) {
+    use hookshot::{Decision, EventKind};
+    if !matches!(outcome.event, EventKind::BeforeTool | EventKind::PermissionRequest) {
+        return;
+    }
+    let o = &mut outcome.output;
+    if o.decision == Decision::Ask || o.stop {
+        let why = o
+            .reason
+            .clone()
+            .or_else(|| o.stop_reason.clone())
+            .unwrap_or_else(|| "a hook asked for confirmation".into());
+        o.reason = Some(format!(
+            "{why} (Codex hooks cannot ask for confirmation, so hookshot denies)"
+        ));
+        o.decision = Decision::Block;
+        o.stop = false;
+        o.stop_reason = None;
+    }
+    if o.decision == Decision::Allow && o.tool_input.is_none() {
+        o.decision = Decision::Undecided;
+    }
+    o.suppress_output = false;
+}
+
+/// Starts a detached `hookshot` that runs this event's background hooks
+/// (this very command line, with the input in a job file): the agent gets
+/// its answer now, and the hooks go on after this process has exited, out
+/// of its process group and its pipes, so the agent waits for neither.
+fn hand_off(input: &Map<String, Value>, spool: Option<&Path>) -> Result<(), String> {
+    use std::os::unix::process::CommandExt;
+    let spool = spool.ok_or("no state directory (set HOME or XDG_STATE_HOME)")?;
+    let bytes = serde_json::to_vec(input).map_err(|e| e.to_string())?;
+    let job = hookshot::background::spool::put_job(spool, &bytes).map_err(|e| format!("{}: {e}", spool.display()))?;
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    let started = std::process::Command::new(exe)
+        .args(std::env::args_os().skip(1))
+        .arg("--background-job")
+        .arg(&job)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn();
+    started.map(drop).map_err(|e| {
+        let _ = std::fs::remove_file(&job);
+        format!("cannot start: {e}")
+    })
+}
+
+/// The detached half of [`hand_off`]: runs the background hooks of the
+/// event in the job and saves what they say for the session's next event.
+/// Nobody reads this process's output, so every problem is saved as a
+/// warning for that event instead.
+async fn run_background_job(
+    event: EventKind,
+    dialect: hookshot::Dialect,
+    job: &Path,
+    sources: &Sources,
+) -> Result<u8, Fail> {
+    use hookshot::background::{Delivery, spool};
+    let Some(dir) = spool::dir() else { return Ok(1) };
+    let problem = |session: &str, why: String| {
+        let d = Delivery {
+            hook: "background".into(),
+            context: None,
+            warning: Some(format!("background hooks of {event} did not run: {why}")),
+        };
+        let _ = spool::put(&dir, session, &[d]);
+        Ok(1)
+    };
+    let input = match spool::take_job(job).map(|b| serde_json::from_slice::<Map<String, Value>>(&b)) {
+        Ok(Ok(input)) => input,
+        // No input, no session to tell.
+        _ => return Ok(1),
+    };
+    let session = input
+        .get("session_id")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let codex = from_codex(dialect, &input);
+    let mut hooks = match build_for(sources, calling_agent(event, dialect, codex)) {
+        Ok(h) => h,
+        Err(Fail::Settings(why) | Fail::Usage(why)) => return problem(&session, why),
+    };
+    hooks.set_background(hookshot::BackgroundMode::Inline, None);
+    let outcome = hooks.fire_where(event, input, |h| h.options.background.is_on()).await;
+    hooks.shutdown().await;
+    let found: Vec<Delivery> = outcome
+        .records
+        .iter()
+        .filter(|r| r.hook.options.background.is_on())
+        .filter_map(Delivery::of)
+        .collect();
+    match spool::put(&dir, &session, &found) {
+        Ok(()) => Ok(0),
+        Err(e) => problem(&session, e.to_string()),
+    }
+}

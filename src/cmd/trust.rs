@@ -1,0 +1,234 @@
+//! `hookshot trust`: show what a project's hook settings would run, then
+//! record the user's approval (bound to the files' content).
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use hookshot::TrustStore;
+use serde_json::Value;
+
+use crate::Fail;
+use crate::load::{config_home, trust_store_path};
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct TrustArgs {
+    /// The project (default: the current directory).
+    #[arg(long, visible_alias = "project", value_name = "DIR")]
+    workdir: Option<PathBuf>,
+    /// Approve without asking (needed when stdin is not a terminal).
+    #[arg(long)]
+    yes: bool,
+    /// List every approval in the trust store.
+    #[arg(long, conflicts_with_all = ["revoke", "yes"])]
+    list: bool,
+    /// Withdraw every approval given for this project.
+    #[arg(long)]
+    revoke: bool,
+}
+
+pub(crate) fn run(args: TrustArgs) -> Result<u8, Fail> {
+    let TrustArgs {
+        workdir,
+        yes,
+        list,
+        revoke,
+    } = args;
+    let project = workdir.as_deref().unwrap_or(Path::new("."));
+    match (list, revoke) {
+        (true, _) => trust_list(),
+        (false, true) => trust_revoke(project),
+        (false, false) => trust(project, yes),
+    }
+}
+
+fn open_store() -> Result<TrustStore, Fail> {
+    let path = trust_store_path()
+        .ok_or_else(|| Fail::Usage("cannot locate the user config directory (set HOME or XDG_CONFIG_HOME)".into()))?;
+    TrustStore::open(path).map_err(|e| Fail::Usage(e.to_string()))
+}
+
+fn trust_list() -> Result<u8, Fail> {
+    let store = open_store()?;
+    let mut n = 0;
+    for e in store.entries() {
+        n += 1;
+        println!("{}/{} (sha256 {})", e.project, e.file, &e.sha256[..12]);
+        for (script, digest) in &e.covers {
+            println!("  runs {script} (sha256 {})", &digest[..12]);
+        }
+    }
+    if n == 0 {
+        println!("no approvals in {}", store.path().display());
+    }
+    Ok(0)
+}
+
+fn trust_revoke(project: &Path) -> Result<u8, Fail> {
+    let project = std::fs::canonicalize(project).map_err(|e| Fail::Usage(format!("{}: {e}", project.display())))?;
+    let mut store = open_store()?;
+    let n = store.revoke(&project);
+    store.save().map_err(|e| Fail::Usage(e.to_string()))?;
+    println!("revoked {n} approval(s) for {}", project.display());
+    Ok(0)
+}
+
+/// One hook as `hookshot trust` shows it: everything it would run.
+fn describe_for_trust(h: &hookshot::HookDef) -> String {
+    use hookshot_core::HookAction;
+    let what = match &h.action {
+        HookAction::Command { command } => format!("runs: {command}"),
+        HookAction::Exec { program, args } => format!("runs: {program} with arguments {args:?} (no shell)"),
+        HookAction::Unsupported { why, .. } => format!("cannot run: {why}"),
+        HookAction::McpTool { server, tool, .. } => format!("calls the tool {tool} of the MCP server \"{server}\""),
+        HookAction::Http {
+            url,
+            headers,
+            allowed_env,
+        } => {
+            let names: Vec<&str> = headers.iter().map(|(k, _)| k.as_str()).collect();
+            format!(
+                "POSTs each event to {url} (headers: {}; variables it may send: {})",
+                if names.is_empty() {
+                    "none".into()
+                } else {
+                    names.join(", ")
+                },
+                if allowed_env.is_empty() {
+                    "none".into()
+                } else {
+                    allowed_env.join(", ")
+                }
+            )
+        }
+        HookAction::Persistent { process, observe } => {
+            let mut s = format!(
+                "starts process \"{}\" ({}): {}",
+                process.name,
+                if observe.is_some() { "observer" } else { "interceptor" },
+                process.argv.join(" ")
+            );
+            if let Some(d) = &process.dir {
+                s.push_str(&format!(" in {}", d.display()));
+            }
+            for (k, v) in &process.env {
+                s.push_str(&format!("\n      env {k}={v}"));
+            }
+            s
+        }
+        HookAction::Llm { prompt, model } => format!(
+            "asks {} with the prompt:\n      {}",
+            model.as_deref().unwrap_or("the model"),
+            prompt.replace('\n', "\n      ")
+        ),
+        HookAction::Judge {
+            prompt, model, agent, ..
+        } => format!(
+            "asks {}{} to judge with the prompt:\n      {}",
+            model.as_deref().unwrap_or("the model"),
+            if *agent {
+                " (an agent that may Read, Grep and Glob the project)"
+            } else {
+                ""
+            },
+            prompt.replace('\n', "\n      ")
+        ),
+        HookAction::InProcess { name } => format!("in-process hook {name}"),
+    };
+    let matcher = serde_json::to_value(&h.matcher).unwrap_or_default();
+    let matcher = match &matcher["value"] {
+        Value::Null => "*".to_string(),
+        v => v.to_string(),
+    };
+    format!(
+        "  {} [{}] matcher {matcher}, timeout {}s, on failure {:?} ({})\n    {what}",
+        h.event,
+        h.dialect,
+        h.timeout.as_secs_f64(),
+        h.fail,
+        h.provenance
+    )
+}
+
+fn trust(project: &Path, yes: bool) -> Result<u8, Fail> {
+    let project = std::fs::canonicalize(project).map_err(|e| Fail::Usage(format!("{}: {e}", project.display())))?;
+    let mut store = open_store()?;
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    // With the agents' user files: a Claude Code plugin the project enables
+    // is the project's to trust.
+    let sources: Vec<_> = hookshot_registry::discover(&project, home.as_deref(), config_home().as_deref(), true)
+        .into_iter()
+        .filter(|s| s.kind.needs_trust())
+        .collect();
+    if sources.is_empty() {
+        println!("{}: no project hook settings found", project.display());
+        return Ok(0);
+    }
+    let mut approvals = Vec::new();
+    for s in &sources {
+        let fail = |e: String| Fail::Settings(format!("{e}\nnothing was trusted"));
+        let bytes = s.read().map_err(|e| fail(e.to_string()))?;
+        let parsed = s.parse(bytes.clone()).map_err(|e| fail(e.to_string()))?;
+        let (scope, rel) = s.trust_key();
+        let covers = hookshot_registry::covered_files(&scope, &project, &parsed);
+        println!(
+            "{} ({} settings, {} hook(s)):",
+            s.path.display(),
+            s.kind,
+            parsed.hooks.len()
+        );
+        for h in &parsed.hooks {
+            println!("{}", describe_for_trust(h));
+        }
+        for d in &parsed.mcp_servers {
+            match &d.how {
+                Ok(s) => println!(
+                    "  MCP server \"{}\" runs: {} with arguments {:?} (started when a hook calls one of its tools)",
+                    d.name, s.command, s.args
+                ),
+                Err(why) => println!("  MCP server \"{}\" cannot be used: it {why}", d.name),
+            }
+        }
+        for b in &parsed.builtins {
+            let state = if b.on { "on" } else { "off" };
+            println!("  built-in {} {state} {}", b.name, Value::Object(b.options.clone()));
+        }
+        if let Some(p) = parsed.on_failure {
+            println!("  failure policy: {p:?}");
+        }
+        if parsed.enabled == Some(false) {
+            println!("  disables all hooks of lower sources (hooksConfig.enabled: false)");
+        }
+        if !parsed.disabled.is_empty() {
+            println!("  disables: {}", parsed.disabled.join(", "));
+        }
+        for script in covers.keys() {
+            println!("  covers {script} (a change to it withdraws this approval)");
+        }
+        approvals.push((scope, rel, bytes, covers));
+    }
+    if !yes {
+        if !std::io::stdin().is_terminal() {
+            return Err(Fail::Usage(
+                "trust: stdin is not a terminal; review the hooks above and pass --yes to approve them".into(),
+            ));
+        }
+        eprint!(
+            "Trust these {} file(s) for {}? [y/N] ",
+            approvals.len(),
+            project.display()
+        );
+        let mut answer = String::new();
+        let _ = std::io::stdin().read_line(&mut answer);
+        if !matches!(answer.trim(), "y" | "Y" | "yes") {
+            println!("nothing was trusted");
+            return Ok(1);
+        }
+    }
+    let n = approvals.len();
+    for (scope, rel, bytes, covers) in approvals {
+        store.trust(&scope, &rel, &bytes, covers);
+    }
+    store.save().map_err(|e| Fail::Usage(e.to_string()))?;
+    println!("trusted {n} file(s); a change to any of them, or to a script they run, makes it untrusted again");
+    Ok(0)
+}

@@ -1,0 +1,59 @@
+//! `hookshot validate`: check settings files the way loading reads them.
+
+use std::path::PathBuf;
+
+use crate::Fail;
+use crate::load::parse_dialect;
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct ValidateArgs {
+    /// The files.
+    files: Vec<PathBuf>,
+    /// Read them in this dialect instead of telling it from their place and content.
+    #[arg(long, value_name = "DIALECT", value_parser = parse_dialect)]
+    dialect: Option<hookshot::Dialect>,
+    /// Warnings fail too (unknown keys the agent would ignore, doubts
+    /// about the dialect, hooks that never run).
+    #[arg(long)]
+    strict: bool,
+}
+
+pub(crate) fn run(args: ValidateArgs) -> Result<u8, Fail> {
+    validate(&args.files, args.dialect, args.strict)
+}
+
+fn validate(files: &[PathBuf], dialect: Option<hookshot::Dialect>, strict: bool) -> Result<u8, Fail> {
+    if files.is_empty() {
+        return Err(Fail::Usage("validate: name at least one settings file".into()));
+    }
+    for f in files {
+        let source = hookshot::Source {
+            dialect,
+            ..hookshot::Source::new(f, hookshot::SourceKind::Cli)
+        };
+        let bytes = source.read().map_err(|e| Fail::Usage(e.to_string()))?;
+        match source.parse(bytes) {
+            Ok(parsed) => {
+                for w in &parsed.warnings {
+                    eprintln!("warning: {w}");
+                }
+                if strict && !parsed.warnings.is_empty() {
+                    eprintln!("{}: {} warnings (--strict)", f.display(), parsed.warnings.len());
+                    return Ok(1);
+                }
+                let dialect = parsed.dialect.map_or("no hooks", |d| d.as_str());
+                let n = parsed.hooks.len();
+                println!(
+                    "{}: ok ({dialect}, {n} hook{})",
+                    f.display(),
+                    if n == 1 { "" } else { "s" }
+                );
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                return Ok(1);
+            }
+        }
+    }
+    Ok(0)
+}
