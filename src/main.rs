@@ -12,7 +12,7 @@ mod load;
 #[command(
     name = "hookshot",
     version,
-    about = "A hook engine for AI agents: runs gemini-cli, Claude Code and jcli hooks"
+    about = "A hook engine for AI agents: runs Claude Code, gemini-cli, Codex, jcli and picoclaw hooks"
 )]
 struct Cli {
     /// Log format on stderr (filter with RUST_LOG, e.g. RUST_LOG=hookshot=debug).
@@ -50,9 +50,26 @@ enum Command {
     Trust(cmd::trust::TrustArgs),
     /// Fire an event repeatedly and report latency.
     Bench(cmd::bench::BenchArgs),
+    /// Register hookshot as an agent's hook for every event it has (with a
+    /// backup); --import moves the agent's own hooks under hookshot.
+    Install(cmd::install::InstallArgs),
+    /// Take hookshot out of an agent's settings: the file as it was, and
+    /// imported hooks back where they came from.
+    Uninstall(cmd::install::UninstallArgs),
+    /// What an agent would see now: where hookshot is registered, which
+    /// sources load, which are untrusted or broken, the failure policy.
+    Doctor(cmd::doctor::DoctorArgs),
     /// For every hook of every source: would it run for this input, and
     /// if not, exactly why; then the plan. No hook runs.
     Explain(cmd::explain::ExplainArgs),
+    /// Print a completion script: `hookshot completions bash > ~/.local/share/bash-completion/completions/hookshot`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `hookshot man | man -l -`.
+    Man,
     /// Run declarative hook tests (`*.test.json` case files): one line per
     /// case, then `N passed, N failed`; exit 1 if any failed.
     Test(cmd::test::TestArgs),
@@ -178,7 +195,27 @@ async fn run(command: Command) -> Result<u8, Fail> {
         Command::Stats(args) => cmd::stats::run(args),
         Command::Trust(args) => cmd::trust::run(args),
         Command::Bench(args) => cmd::bench::run(args).await,
+        Command::Install(args) => cmd::install::install(args),
+        Command::Uninstall(args) => cmd::install::uninstall(args),
+        Command::Doctor(args) => cmd::doctor::run(args),
         Command::Explain(args) => cmd::explain::run(args),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            clap_complete::generate(shell, &mut Cli::command(), "hookshot", &mut std::io::stdout());
+            Ok(0)
+        }
+        Command::Man => {
+            use clap::CommandFactory;
+            let mut out = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut out)
+                .map_err(|e| Fail::Usage(format!("man: {e}")))?;
+            use std::io::Write;
+            std::io::stdout()
+                .write_all(&out)
+                .map_err(|e| Fail::Usage(format!("man: {e}")))?;
+            Ok(0)
+        }
         Command::Test(args) => cmd::test::run(args).await,
     }
 }

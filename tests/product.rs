@@ -209,3 +209,155 @@ fn explain_shows_untrusted_project_files() {
     );
     assert!(stdout.contains("plan: nothing runs"), "{stdout}");
 }
+
+/// The command the agent's settings now run for `event`, as the agent
+/// would find it.
+fn registered_command(settings: &std::path::Path, event: &str) -> String {
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(settings).unwrap()).unwrap();
+    doc["hooks"][event]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["hooks"].as_array().unwrap())
+        .filter_map(|h| h["command"].as_str())
+        .find(|c| c.contains(" fire "))
+        .unwrap_or_else(|| panic!("no hookshot entry for {event} in {doc}"))
+        .to_string()
+}
+
+#[test]
+fn install_import_fire_uninstall_for_claude_code_leaves_the_file_as_it_was() {
+    let p = Project::new();
+    let original = "{\n  \"permissions\": {\"allow\": [\"Bash(ls)\"]},\n  \"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"sh $HOME/guard.sh\"}]}]}\n}\n";
+    let settings = p.write("home/.claude/settings.json", original);
+    p.write(
+        "home/guard.sh",
+        "cat >/dev/null; echo 'guarded by the user' >&2; exit 2\n",
+    );
+    let install = || {
+        p.command(&["install", "--agent", "claude", "--import"])
+            .output()
+            .unwrap()
+    };
+    let out = install();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    // Twice changes nothing.
+    let after_first = std::fs::read(&settings).unwrap();
+    let out = install();
+    assert!(text(&out).0.contains("nothing changed"), "{:?}", text(&out));
+    assert_eq!(std::fs::read(&settings).unwrap(), after_first);
+    // The user's guard left Claude Code's file: it runs once, under hookshot.
+    let doc: Value = serde_json::from_slice(&after_first).unwrap();
+    assert!(!doc.to_string().contains("guard.sh"), "{doc}");
+    assert_eq!(doc["permissions"]["allow"][0], "Bash(ls)");
+    // Claude Code runs the registered command, in the project, with its variable set.
+    let command = registered_command(&settings, "PreToolUse");
+    let mut agent = std::process::Command::new("sh");
+    agent
+        .args(["-c", &command])
+        .current_dir(p.path("proj"))
+        .env("HOME", p.path("home"))
+        .env("XDG_CONFIG_HOME", p.path("home/.config"))
+        .env("CLAUDE_PROJECT_DIR", p.path("proj"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = agent.spawn().unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}})
+                .to_string()
+                .as_bytes(),
+        )
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{:?}", text(&out));
+    assert!(text(&out).1.contains("guarded by the user"), "{:?}", text(&out));
+    // Doctor sees the registration and the imported file.
+    let out = p.command(&["doctor", "--workdir", "proj"]).output().unwrap();
+    let (stdout, _) = text(&out);
+    assert!(
+        stdout.contains("claude (user):") && stdout.contains("31 of 31 events"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("imported/claude.json (user settings, claude, 1 hook(s))"),
+        "{stdout}"
+    );
+    // Uninstall: byte for byte what it was.
+    let out = p.command(&["uninstall", "--agent", "claude"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), original);
+    assert!(!p.path("home/.config/hookshot/imported/claude.json").exists());
+}
+
+#[test]
+fn uninstall_after_the_user_edited_the_file_keeps_their_edit_and_their_hooks() {
+    let p = Project::new();
+    let settings = p.write(
+        "proj/.gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [{"type": "command", "command": "sh g.sh"}]}]}}).to_string(),
+    );
+    let out = p
+        .command(&[
+            "install",
+            "--agent",
+            "gemini",
+            "--project",
+            "--workdir",
+            "proj",
+            "--import",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(text(&out).0.contains("trusted as it is now"), "{:?}", text(&out));
+    // The imported project file is trusted: explain shows the hook would run.
+    let out = p.run(
+        &["explain", "BeforeTool", "--workdir", "proj"],
+        &json!({"tool_name": "write_file"}),
+    );
+    assert!(text(&out).0.contains("RUNS #1"), "{:?}", text(&out));
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(doc["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"], 600000, "{doc}");
+    doc["general"] = json!({"vimMode": true});
+    std::fs::write(&settings, doc.to_string()).unwrap();
+    let out = p
+        .command(&["uninstall", "--agent", "gemini", "--project", "--workdir", "proj"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(doc["general"]["vimMode"], true, "{doc}");
+    assert_eq!(doc["hooks"]["BeforeTool"][0]["hooks"][0]["command"], "sh g.sh", "{doc}");
+    assert!(!doc.to_string().contains(" fire "), "{doc}");
+}
+
+#[test]
+fn install_refuses_a_broken_settings_file_and_changes_nothing() {
+    let p = Project::new();
+    let settings = p.write("home/.codex/hooks.json", "{\"hooks\": {,}}");
+    let out = p.command(&["install", "--agent", "codex"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).1.contains("hooks.json:1:"), "{:?}", text(&out));
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), "{\"hooks\": {,}}");
+    assert!(!p.path("home/.codex/hooks.json.hookshot-backup").exists());
+}
+
+#[test]
+fn completions_and_the_man_page_come_from_the_cli_definition() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = hookshot().args(["completions", shell]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let s = String::from_utf8_lossy(&out.stdout);
+        assert!(s.contains("explain") && s.contains("uninstall"), "{shell}: {s}");
+    }
+    let out = hookshot().args(["man"]).output().unwrap();
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert!(s.starts_with(".ie") || s.contains(".TH hookshot"), "{s}");
+    assert!(s.contains("install"), "{s}");
+}

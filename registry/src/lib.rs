@@ -86,6 +86,8 @@ impl Source {
             // Codex reads the same hooks format as Claude Code.
             (Some(".claude"), _) | (Some(".codex"), "hooks.json" | "config.toml") => Some(Dialect::Claude),
             (Some(".gemini"), _) | (_, "gemini-extension.json") => Some(Dialect::Gemini),
+            // What `hookshot install --import` moved out of an agent's file.
+            (Some(IMPORTED_DIR), _) => IMPORTED.iter().find(|(n, _)| *n == name).map(|(_, d)| *d),
             (Some(".jcli"), _) | (_, "hooks.yaml" | "hooks.yml") => Some(Dialect::Jcli),
             (Some("hooks"), "hooks.json") if self.plugin_root().is_some() => Some(Dialect::Claude),
             _ => None,
@@ -791,8 +793,21 @@ pub fn claude_plugins(home: &Path, project: &Path) -> Vec<(PathBuf, SourceKind)>
     out
 }
 
+/// The folder, beside hookshot's own settings (`~/.config/hookshot/`,
+/// `.hookshot/`), holding the hooks `hookshot install --import` moved out of
+/// an agent's settings.
+pub const IMPORTED_DIR: &str = "imported";
+
+/// The files in [`IMPORTED_DIR`], one per agent, and the dialect each is in
+/// (Codex's hooks have Claude Code's format).
+pub const IMPORTED: [(&str, Dialect); 3] = [
+    ("claude.json", Dialect::Claude),
+    ("gemini.json", Dialect::Gemini),
+    ("codex.json", Dialect::Claude),
+];
+
 /// The settings files hookshot looks for: system ([`system_dirs`]), user
-/// (`$XDG_CONFIG_HOME/hookshot`), the agent-native user files when
+/// (`$XDG_CONFIG_HOME/hookshot`, with its [`IMPORTED_DIR`]), the agent-native user files when
 /// `agent_user_files` is set, extensions (user, then project:
 /// `.hookshot/extensions/<name>/`), and the project's own files in
 /// `project`. [`Registry::load`] orders them by precedence (builtin,
@@ -835,6 +850,9 @@ pub fn discover(
         for name in ["settings.json", "hooks.yaml"] {
             add(c.join("hookshot").join(name), SourceKind::User, None);
         }
+        for (name, _) in IMPORTED {
+            add(c.join("hookshot").join(IMPORTED_DIR).join(name), SourceKind::User, None);
+        }
     }
     if agent_user_files && let Some(h) = home {
         add(h.join(".gemini/settings.json"), SourceKind::User, None);
@@ -869,6 +887,10 @@ pub fn discover(
     }
     for path in extensions(&project.join(".hookshot").join("extensions")) {
         add(path, SourceKind::Extension, Some(project));
+    }
+    for (name, _) in IMPORTED {
+        let path = project.join(".hookshot").join(IMPORTED_DIR).join(name);
+        add(path, SourceKind::Project, Some(project));
     }
     for rel in [
         ".hookshot/settings.json",

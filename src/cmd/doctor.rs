@@ -1,0 +1,99 @@
+//! `hookshot doctor`: what an agent would see right now. Where hookshot is
+//! registered, which sources load and which do not (untrusted, broken),
+//! the failure policy, the trust store, the version.
+
+use std::path::Path;
+
+use hookshot::FailPolicy;
+
+use crate::Fail;
+use crate::cmd::install::{AGENTS, registration};
+use crate::load::{Sources, build, trust_store_path};
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct DoctorArgs {
+    #[command(flatten)]
+    sources: Sources,
+}
+
+pub(crate) fn run(args: DoctorArgs) -> Result<u8, Fail> {
+    let exe = std::env::current_exe()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    println!("hookshot {} ({exe})", env!("CARGO_PKG_VERSION"));
+    let project = std::fs::canonicalize(args.sources.workdir.as_deref().unwrap_or(Path::new(".")))
+        .map_err(|e| Fail::Usage(format!("--workdir: {e}")))?;
+    println!("project: {}", project.display());
+    println!("registered as the agents' hook:");
+    for agent in AGENTS {
+        for (scope, dir) in [("user", None), ("project", Some(project.as_path()))] {
+            match registration(agent, dir) {
+                Some((path, n, all)) if n > 0 => {
+                    let partial = if n < all {
+                        " (partly: run `hookshot install` again)"
+                    } else {
+                        ""
+                    };
+                    println!(
+                        "  {agent} ({scope}): {} for {n} of {all} events{partial}",
+                        path.display()
+                    );
+                }
+                _ => println!("  {agent} ({scope}): not registered"),
+            }
+        }
+    }
+    let hooks = build(&args.sources)?;
+    let reg = hooks.registry();
+    println!("sources:");
+    for s in reg.loaded() {
+        let n = reg
+            .hooks()
+            .iter()
+            .chain(reg.skipped().iter().map(|(h, _)| h))
+            .filter(|h| h.provenance.file.as_deref() == Some(s.source.path.as_path()))
+            .count();
+        let dialect = s.dialect.map_or("no hooks", |d| d.as_str());
+        let state = if s.trusted { "loaded" } else { "NOT TRUSTED" };
+        println!(
+            "  {state}: {} ({} settings, {dialect}, {n} hook(s))",
+            s.source.path.display(),
+            s.source.kind
+        );
+    }
+    let mut bad = 0;
+    for p in reg.problems() {
+        bad += 1;
+        println!("  NOT LOADED: {}", p.message);
+    }
+    if reg.loaded().is_empty() && bad == 0 {
+        println!("  none found (see `hookshot install --import` or docs/CLI.md for where settings go)");
+    }
+    match reg.failure_policy() {
+        FailPolicy::Closed => {
+            println!("failure policy: closed (a hook or settings file that cannot be used blocks the event)")
+        }
+        FailPolicy::Open => println!(
+            "failure policy: open (a hook or settings file that cannot be used is a warning in the agent; the event goes on)"
+        ),
+    }
+    for b in reg.builtins().iter().filter(|b| b.on) {
+        println!("built-in on: {}", b.name);
+    }
+    match trust_store_path() {
+        Some(path) => match hookshot::TrustStore::open(path.clone()) {
+            Ok(store) => println!(
+                "trust store: {} ({} approval(s))",
+                path.display(),
+                store.entries().count()
+            ),
+            Err(e) => println!("trust store: UNREADABLE: {e} (no project settings are trusted)"),
+        },
+        None => println!("trust store: none (set HOME or XDG_CONFIG_HOME)"),
+    }
+    for w in reg.warnings() {
+        println!("warning: {w}");
+    }
+    // A doctor that found sources it could not use says so in its status.
+    Ok(u8::from(bad > 0))
+}

@@ -1,0 +1,566 @@
+//! `hookshot install` and `uninstall`: register hookshot as an agent's hook
+//! for every event the agent has, in the agent's own settings file, and
+//! take it out again. `--import` moves the hooks the agent already had into
+//! hookshot's own settings, so they run once, under hookshot's supervision,
+//! trust and failure policy.
+//!
+//! The first install keeps the file as it was (`FILE.hookshot-backup`, or
+//! `FILE.hookshot-absent` when there was none); uninstall puts it back byte
+//! for byte when nothing else changed since, and otherwise removes only
+//! hookshot's entries.
+
+use std::path::{Path, PathBuf};
+
+use clap::ValueEnum;
+use hookshot::{Dialect, EventKind};
+use hookshot_registry::{IMPORTED, IMPORTED_DIR};
+use serde_json::{Map, Value, json};
+
+use crate::Fail;
+use crate::load::{config_home, trust_store_path};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Agent {
+    /// Claude Code (`.claude/settings.json`).
+    Claude,
+    /// gemini-cli (`.gemini/settings.json`).
+    Gemini,
+    /// OpenAI Codex (`.codex/hooks.json`).
+    Codex,
+}
+
+/// The events Codex runs hooks for (its `hooks.json` takes Claude Code's
+/// names).
+const CODEX_EVENTS: [&str; 5] = ["SessionStart", "PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"];
+
+/// How long the agent waits for `hookshot fire`: longer than any hook's own
+/// deadline inside it, so hookshot, not the agent, decides what a slow hook
+/// means (Claude Code and Codex count seconds, gemini-cli milliseconds).
+const AGENT_TIMEOUT_S: u64 = 600;
+
+impl Agent {
+    fn name(self) -> &'static str {
+        match self {
+            Agent::Claude => "claude",
+            Agent::Gemini => "gemini",
+            Agent::Codex => "codex",
+        }
+    }
+
+    /// The agent's settings file holding hooks, for the user or a project.
+    fn settings_file(self, scope: &Scope) -> PathBuf {
+        let (dir, file) = match self {
+            Agent::Claude => (".claude", "settings.json"),
+            Agent::Gemini => (".gemini", "settings.json"),
+            Agent::Codex => (".codex", "hooks.json"),
+        };
+        scope.root().join(dir).join(file)
+    }
+
+    /// The events hookshot registers for, in the agent's names. Claude
+    /// Code's WorktreeCreate and WorktreeRemove are left out: a hook there
+    /// replaces Claude Code's own git worktree handling, which no
+    /// multiplexer should do unasked.
+    fn events(self) -> Vec<&'static str> {
+        match self {
+            Agent::Codex => CODEX_EVENTS.to_vec(),
+            Agent::Claude | Agent::Gemini => {
+                let d = self.dialect();
+                EventKind::ALL
+                    .iter()
+                    .filter(|e| !matches!(e, EventKind::WorktreeCreate | EventKind::WorktreeRemove))
+                    .filter_map(|e| e.name_in(d))
+                    .collect()
+            }
+        }
+    }
+
+    fn dialect(self) -> Dialect {
+        match self {
+            Agent::Gemini => Dialect::Gemini,
+            Agent::Claude | Agent::Codex => Dialect::Claude,
+        }
+    }
+
+    /// Where `--import` puts the agent's own hooks.
+    fn imported_file(self, scope: &Scope) -> PathBuf {
+        let name = IMPORTED
+            .iter()
+            .map(|(n, _)| *n)
+            .find(|n| n.starts_with(self.name()))
+            .unwrap_or("imported.json");
+        match scope {
+            Scope::User { config, .. } => config.join("hookshot").join(IMPORTED_DIR).join(name),
+            Scope::Project(p) => p.join(".hookshot").join(IMPORTED_DIR).join(name),
+        }
+    }
+
+    /// One registration: `hookshot fire EVENT`, no matcher (every target).
+    fn entry(self, command: &str) -> Value {
+        let timeout = match self {
+            Agent::Gemini => AGENT_TIMEOUT_S * 1000,
+            Agent::Claude | Agent::Codex => AGENT_TIMEOUT_S,
+        };
+        let mut hook = json!({"type": "command", "command": command, "timeout": timeout});
+        if self == Agent::Gemini {
+            hook["name"] = json!("hookshot");
+        }
+        json!({"hooks": [hook]})
+    }
+}
+
+/// Where the agent's file is: the user's home or a project.
+enum Scope {
+    User { home: PathBuf, config: PathBuf },
+    Project(PathBuf),
+}
+
+impl Scope {
+    fn root(&self) -> &Path {
+        match self {
+            Scope::User { home, .. } => home,
+            Scope::Project(p) => p,
+        }
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct InstallArgs {
+    /// The agent whose settings register hookshot.
+    #[arg(long, value_enum)]
+    agent: Agent,
+    /// In the user's settings (~/.claude, ~/.gemini, ~/.codex): the default.
+    #[arg(long, conflicts_with = "project")]
+    user: bool,
+    /// In the project's settings (the current directory, or --workdir).
+    #[arg(long)]
+    project: bool,
+    /// The project, with --project (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    workdir: Option<PathBuf>,
+    /// Also move the hooks the agent's file already has into hookshot's
+    /// own settings (same dialect), so they run once, under hookshot.
+    #[arg(long)]
+    import: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct UninstallArgs {
+    /// The agent whose settings hookshot leaves.
+    #[arg(long, value_enum)]
+    agent: Agent,
+    /// From the user's settings: the default.
+    #[arg(long, conflicts_with = "project")]
+    user: bool,
+    /// From the project's settings.
+    #[arg(long)]
+    project: bool,
+    /// The project, with --project (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    workdir: Option<PathBuf>,
+}
+
+fn scope(project: bool, workdir: Option<&Path>) -> Result<Scope, Fail> {
+    if project {
+        let dir = workdir.unwrap_or(Path::new("."));
+        let dir = std::fs::canonicalize(dir).map_err(|e| Fail::Usage(format!("{}: {e}", dir.display())))?;
+        return Ok(Scope::Project(dir));
+    }
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .filter(|h| h.is_absolute())
+        .ok_or_else(|| Fail::Usage("install: HOME is not set; use --project".into()))?;
+    let config = config_home().unwrap_or_else(|| home.join(".config"));
+    Ok(Scope::User { home, config })
+}
+
+/// The command the agent runs for `event`: this very program, by absolute
+/// path (an agent's PATH is not the shell's).
+fn fire_command(event: &str) -> Result<String, Fail> {
+    let exe = std::env::current_exe()
+        .and_then(std::fs::canonicalize)
+        .map_err(|e| Fail::Usage(format!("cannot find this program: {e}")))?;
+    let exe = exe.to_string_lossy();
+    let quoted = if exe.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+".contains(c)) {
+        exe.into_owned()
+    } else {
+        format!("'{}'", exe.replace('\'', r"'\''"))
+    };
+    Ok(format!("{quoted} fire {event}"))
+}
+
+/// Whether a hook entry is one `install` wrote: `…/hookshot fire EVENT`.
+fn is_ours(hook: &Value) -> bool {
+    let Some(cmd) = hook.get("command").and_then(Value::as_str) else {
+        return false;
+    };
+    let cmd = cmd.trim();
+    let Some((program, rest)) = cmd.rsplit_once(" fire ") else {
+        return false;
+    };
+    let program = program.trim_matches('\'');
+    let named = Path::new(program).file_name().is_some_and(|n| n == "hookshot");
+    named && !rest.contains(char::is_whitespace)
+}
+
+/// A settings file read: its JSON object, and its bytes (`None` when there
+/// is no file).
+type Read = (Map<String, Value>, Option<Vec<u8>>);
+
+/// Reads the agent's file.
+fn read(path: &Path) -> Result<Read, Fail> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Map::new(), None)),
+        Err(e) => return Err(Fail::Usage(format!("{}: cannot read: {e}", path.display()))),
+    };
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok((Map::new(), Some(bytes)));
+    }
+    match serde_json::from_slice::<Value>(&bytes) {
+        Ok(Value::Object(m)) => Ok((m, Some(bytes))),
+        Ok(_) => Err(Fail::Usage(format!(
+            "{}: not a JSON object; nothing was changed",
+            path.display()
+        ))),
+        Err(e) => Err(Fail::Usage(format!(
+            "{}:{}:{}: {e}; nothing was changed",
+            path.display(),
+            e.line(),
+            e.column()
+        ))),
+    }
+}
+
+/// Writes by rename, so the agent never reads half a file.
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Fail> {
+    let fail = |e: std::io::Error| Fail::Usage(format!("{}: cannot write: {e}", path.display()));
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(fail)?;
+    }
+    let tmp = path.with_extension("hookshot-tmp");
+    std::fs::write(&tmp, bytes).map_err(fail)?;
+    std::fs::rename(&tmp, path).map_err(fail)
+}
+
+fn pretty(doc: &Map<String, Value>) -> Vec<u8> {
+    let mut s = serde_json::to_string_pretty(doc).unwrap_or_default();
+    s.push('\n');
+    s.into_bytes()
+}
+
+fn side(path: &Path, suffix: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+/// Takes the agent's own hook groups out of `doc` (hookshot's entries
+/// stay): event name → groups.
+fn take_theirs(doc: &mut Map<String, Value>) -> Map<String, Value> {
+    let mut theirs = Map::new();
+    let Some(Value::Object(hooks)) = doc.get_mut("hooks") else {
+        return theirs;
+    };
+    for (event, groups) in hooks.iter_mut() {
+        let Value::Array(groups) = groups else { continue };
+        let (ours, others): (Vec<Value>, Vec<Value>) = std::mem::take(groups).into_iter().partition(|g| {
+            g.get("hooks")
+                .and_then(Value::as_array)
+                .is_some_and(|hs| !hs.is_empty() && hs.iter().all(is_ours))
+        });
+        *groups = ours;
+        if !others.is_empty() {
+            theirs.insert(event.clone(), Value::Array(others));
+        }
+    }
+    theirs
+}
+
+/// Removes hookshot's entries (and the events and `hooks` key they leave
+/// empty).
+fn remove_ours(doc: &mut Map<String, Value>) -> usize {
+    let mut removed = 0;
+    if let Some(Value::Object(hooks)) = doc.get_mut("hooks") {
+        for groups in hooks.values_mut() {
+            let Value::Array(groups) = groups else { continue };
+            for g in groups.iter_mut() {
+                if let Some(Value::Array(hs)) = g.get_mut("hooks") {
+                    let before = hs.len();
+                    hs.retain(|h| !is_ours(h));
+                    removed += before - hs.len();
+                }
+            }
+            groups.retain(|g| g.get("hooks").and_then(Value::as_array).is_none_or(|hs| !hs.is_empty()));
+        }
+        hooks.retain(|_, groups| groups.as_array().is_none_or(|g| !g.is_empty()));
+    }
+    if doc.get("hooks").and_then(Value::as_object).is_some_and(Map::is_empty) {
+        doc.remove("hooks");
+    }
+    removed
+}
+
+pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
+    let scope = scope(args.project, args.workdir.as_deref())?;
+    let agent = args.agent;
+    let path = agent.settings_file(&scope);
+    let (mut doc, original) = read(&path)?;
+    let before = doc.clone();
+    if args.import {
+        let theirs = take_theirs(&mut doc);
+        if !theirs.is_empty() {
+            import(agent, &scope, theirs)?;
+        }
+    }
+    let hooks = doc.entry("hooks").or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(hooks) = hooks else {
+        return Err(Fail::Usage(format!(
+            "{}: \"hooks\" is not an object; nothing was changed",
+            path.display()
+        )));
+    };
+    let mut added = 0;
+    for event in agent.events() {
+        let command = fire_command(event)?;
+        let groups = hooks.entry(event).or_insert_with(|| Value::Array(Vec::new()));
+        let Value::Array(groups) = groups else {
+            return Err(Fail::Usage(format!(
+                "{}: hooks.{event} is not a list; nothing was changed",
+                path.display()
+            )));
+        };
+        let present = groups
+            .iter()
+            .filter_map(|g| g.get("hooks").and_then(Value::as_array))
+            .flatten()
+            .any(|h| h.get("command").and_then(Value::as_str) == Some(command.as_str()));
+        if !present {
+            groups.push(agent.entry(&command));
+            added += 1;
+        }
+    }
+    if doc == before {
+        println!(
+            "{}: hookshot is already registered for all {} events; nothing changed",
+            path.display(),
+            agent.events().len()
+        );
+        return Ok(0);
+    }
+    // The file as it was before hookshot first touched it.
+    let (backup, absent) = (side(&path, ".hookshot-backup"), side(&path, ".hookshot-absent"));
+    if !backup.exists() && !absent.exists() {
+        match &original {
+            Some(bytes) => write_atomic(&backup, bytes)?,
+            None => write_atomic(&absent, b"")?,
+        }
+    }
+    write_atomic(&path, &pretty(&doc))?;
+    println!(
+        "{}: hookshot registered for {added} event(s) ({} in all); the file as it was is kept beside it for `hookshot uninstall --agent {}`",
+        path.display(),
+        agent.events().len(),
+        agent.name()
+    );
+    Ok(0)
+}
+
+/// Adds the agent's own hook groups to hookshot's imported file for it
+/// (nothing already there twice); a project's file is trusted as it is
+/// now: the user moved hooks that already ran.
+fn import(agent: Agent, scope: &Scope, theirs: Map<String, Value>) -> Result<(), Fail> {
+    let file = agent.imported_file(scope);
+    let (mut doc, _) = read(&file)?;
+    let hooks = doc.entry("hooks").or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(hooks) = hooks else {
+        return Err(Fail::Usage(format!("{}: \"hooks\" is not an object", file.display())));
+    };
+    let mut n = 0;
+    for (event, groups) in theirs {
+        let have = hooks.entry(event).or_insert_with(|| Value::Array(Vec::new()));
+        if let (Value::Array(have), Value::Array(groups)) = (have, groups) {
+            for g in groups {
+                if !have.contains(&g) {
+                    have.push(g);
+                    n += 1;
+                }
+            }
+        }
+    }
+    let bytes = pretty(&doc);
+    write_atomic(&file, &bytes)?;
+    println!("{}: imported {n} hook group(s) from {}", file.display(), agent.name());
+    if let Scope::Project(project) = scope {
+        let store = trust_store_path()
+            .ok_or_else(|| Fail::Usage("cannot locate the trust store (set HOME or XDG_CONFIG_HOME)".into()))?;
+        let mut store = hookshot::TrustStore::open(store).map_err(|e| Fail::Usage(e.to_string()))?;
+        let source = hookshot::Source::new(&file, hookshot::SourceKind::Project);
+        let source = hookshot::Source {
+            scope: Some(project.clone()),
+            ..source
+        };
+        let parsed = source.parse(bytes.clone()).map_err(|e| Fail::Settings(e.to_string()))?;
+        let (scope_dir, rel) = source.trust_key();
+        let covers = hookshot_registry::covered_files(&scope_dir, project, &parsed);
+        store.trust(&scope_dir, &rel, &bytes, covers);
+        store.save().map_err(|e| Fail::Usage(e.to_string()))?;
+        println!(
+            "{}: trusted as it is now (it holds hooks the project already ran)",
+            file.display()
+        );
+    }
+    Ok(())
+}
+
+pub(crate) fn uninstall(args: UninstallArgs) -> Result<u8, Fail> {
+    let scope = scope(args.project, args.workdir.as_deref())?;
+    let path = args.agent.settings_file(&scope);
+    let (mut doc, _) = read(&path)?;
+    let (backup, absent) = (side(&path, ".hookshot-backup"), side(&path, ".hookshot-absent"));
+    let removed = remove_ours(&mut doc);
+    // What --import moved out goes back where it came from.
+    let imported = args.agent.imported_file(&scope);
+    let (theirs, had_import) = match read(&imported)? {
+        (doc, Some(_)) => (
+            doc.get("hooks").and_then(Value::as_object).cloned().unwrap_or_default(),
+            true,
+        ),
+        (_, None) => (Map::new(), false),
+    };
+    let mut returned = 0;
+    if !theirs.is_empty() {
+        let hooks = doc.entry("hooks").or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(hooks) = hooks {
+            for (event, groups) in theirs {
+                let have = hooks.entry(event).or_insert_with(|| Value::Array(Vec::new()));
+                if let (Value::Array(have), Value::Array(groups)) = (have, groups) {
+                    for g in groups {
+                        if !have.contains(&g) {
+                            have.push(g);
+                            returned += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if removed == 0 && !had_import {
+        println!("{}: hookshot is not registered there; nothing changed", path.display());
+        return Ok(0);
+    }
+    let done = |what: String| -> Result<u8, Fail> {
+        if had_import {
+            std::fs::remove_file(&imported).map_err(|e| Fail::Usage(format!("{}: {e}", imported.display())))?;
+            println!(
+                "{}: its {returned} hook group(s) are back in {}",
+                imported.display(),
+                path.display()
+            );
+        }
+        println!("{what}");
+        Ok(0)
+    };
+    if absent.exists() && doc.is_empty() {
+        if path.exists() {
+            std::fs::remove_file(&path).map_err(|e| Fail::Usage(format!("{}: {e}", path.display())))?;
+        }
+        let _ = std::fs::remove_file(&absent);
+        return done(format!("{}: removed (hookshot had created it)", path.display()));
+    }
+    // Nothing but hookshot's changes since install: the file goes back
+    // byte for byte.
+    if let Ok(bytes) = std::fs::read(&backup) {
+        let was = if bytes.iter().all(u8::is_ascii_whitespace) {
+            Some(Map::new())
+        } else {
+            serde_json::from_slice::<Map<String, Value>>(&bytes).ok()
+        };
+        let same = was.is_some_and(|mut was| {
+            remove_ours(&mut was);
+            was == doc
+        });
+        if same {
+            write_atomic(&path, &bytes)?;
+            let _ = std::fs::remove_file(&backup);
+            return done(format!(
+                "{}: restored exactly as it was before hookshot",
+                path.display()
+            ));
+        }
+    }
+    write_atomic(&path, &pretty(&doc))?;
+    let _ = std::fs::remove_file(&absent);
+    let kept = if backup.exists() {
+        format!("; the original is still in {}", backup.display())
+    } else {
+        String::new()
+    };
+    done(format!(
+        "{}: removed hookshot's {removed} entr{} (the file changed since install, so the rest stays as it is now{kept})",
+        path.display(),
+        if removed == 1 { "y" } else { "ies" },
+    ))
+}
+
+/// Where hookshot is registered for `agent` in `scope`: the file and how
+/// many of the agent's events run it; for `doctor`.
+pub(crate) fn registration(agent: Agent, project: Option<&Path>) -> Option<(PathBuf, usize, usize)> {
+    let scope = match project {
+        Some(p) => Scope::Project(p.to_path_buf()),
+        None => scope(false, None).ok()?,
+    };
+    let path = agent.settings_file(&scope);
+    let (doc, bytes) = read(&path).ok()?;
+    bytes?;
+    let hooks = doc.get("hooks").and_then(Value::as_object)?;
+    let events = agent.events();
+    let registered = events
+        .iter()
+        .filter(|e| {
+            hooks
+                .get(**e)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|g| g.get("hooks").and_then(Value::as_array))
+                .flatten()
+                .any(is_ours)
+        })
+        .count();
+    Some((path, registered, events.len()))
+}
+
+pub(crate) const AGENTS: [Agent; 3] = [Agent::Claude, Agent::Gemini, Agent::Codex];
+
+impl std::fmt::Display for Agent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_hookshot_fire_commands_are_ours() {
+        let h = |c: &str| json!({"type": "command", "command": c});
+        assert!(is_ours(&h("/usr/local/bin/hookshot fire PreToolUse")));
+        assert!(is_ours(&h("'/home/a b/hookshot' fire BeforeTool")));
+        assert!(!is_ours(&h("/usr/bin/hookshot-like fire PreToolUse")));
+        assert!(!is_ours(&h("sh guard.sh fire PreToolUse")));
+        assert!(!is_ours(&h("hookshot fire PreToolUse --settings x.json")));
+    }
+
+    #[test]
+    fn every_agent_event_name_is_known() {
+        for agent in AGENTS {
+            for e in agent.events() {
+                assert!(EventKind::parse(e).is_some(), "{agent}: {e}");
+            }
+        }
+        assert!(!Agent::Claude.events().contains(&"WorktreeCreate"));
+        assert!(Agent::Gemini.events().contains(&"BeforeTool"));
+    }
+}
