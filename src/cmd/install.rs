@@ -124,20 +124,27 @@ impl Scope {
     }
 }
 
+/// Which agent's file, and where.
 #[derive(clap::Args, Debug)]
-pub(crate) struct InstallArgs {
-    /// The agent whose settings register hookshot.
+pub(crate) struct Place {
+    /// The agent.
     #[arg(long, value_enum)]
     agent: Agent,
-    /// In the user's settings (~/.claude, ~/.gemini, ~/.codex): the default.
+    /// The user's settings (~/.claude, ~/.gemini, ~/.codex): the default.
     #[arg(long, conflicts_with = "project")]
     user: bool,
-    /// In the project's settings (the current directory, or --workdir).
+    /// The project's settings (the current directory, or --workdir).
     #[arg(long)]
     project: bool,
     /// The project, with --project (default: the current directory).
     #[arg(long, value_name = "DIR")]
     workdir: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct InstallArgs {
+    #[command(flatten)]
+    place: Place,
     /// Also move the hooks the agent's file already has into hookshot's
     /// own settings (same dialect), so they run once, under hookshot.
     #[arg(long)]
@@ -146,18 +153,8 @@ pub(crate) struct InstallArgs {
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct UninstallArgs {
-    /// The agent whose settings hookshot leaves.
-    #[arg(long, value_enum)]
-    agent: Agent,
-    /// From the user's settings: the default.
-    #[arg(long, conflicts_with = "project")]
-    user: bool,
-    /// From the project's settings.
-    #[arg(long)]
-    project: bool,
-    /// The project, with --project (default: the current directory).
-    #[arg(long, value_name = "DIR")]
-    workdir: Option<PathBuf>,
+    #[command(flatten)]
+    place: Place,
 }
 
 fn scope(project: bool, workdir: Option<&Path>) -> Result<Scope, Fail> {
@@ -277,6 +274,27 @@ fn take_theirs(doc: &mut Map<String, Value>) -> Map<String, Value> {
     theirs
 }
 
+/// Appends hook groups to `doc`'s `hooks`, event by event, each group
+/// once; how many were added. `None` when `hooks` is not an object.
+fn merge_groups(doc: &mut Map<String, Value>, groups: Map<String, Value>) -> Option<usize> {
+    let Value::Object(hooks) = doc.entry("hooks").or_insert_with(|| Value::Object(Map::new())) else {
+        return None;
+    };
+    let mut n = 0;
+    for (event, new) in groups {
+        let have = hooks.entry(event).or_insert_with(|| Value::Array(Vec::new()));
+        if let (Value::Array(have), Value::Array(new)) = (have, new) {
+            for g in new {
+                if !have.contains(&g) {
+                    have.push(g);
+                    n += 1;
+                }
+            }
+        }
+    }
+    Some(n)
+}
+
 /// Removes hookshot's entries (and the events and `hooks` key they leave
 /// empty).
 fn remove_ours(doc: &mut Map<String, Value>) -> usize {
@@ -302,8 +320,8 @@ fn remove_ours(doc: &mut Map<String, Value>) -> usize {
 }
 
 pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
-    let scope = scope(args.project, args.workdir.as_deref())?;
-    let agent = args.agent;
+    let scope = scope(args.place.project, args.place.workdir.as_deref())?;
+    let agent = args.place.agent;
     let path = agent.settings_file(&scope);
     let (mut doc, original) = read(&path)?;
     let before = doc.clone();
@@ -372,22 +390,8 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
 fn import(agent: Agent, scope: &Scope, theirs: Map<String, Value>) -> Result<(), Fail> {
     let file = agent.imported_file(scope);
     let (mut doc, _) = read(&file)?;
-    let hooks = doc.entry("hooks").or_insert_with(|| Value::Object(Map::new()));
-    let Value::Object(hooks) = hooks else {
-        return Err(Fail::Usage(format!("{}: \"hooks\" is not an object", file.display())));
-    };
-    let mut n = 0;
-    for (event, groups) in theirs {
-        let have = hooks.entry(event).or_insert_with(|| Value::Array(Vec::new()));
-        if let (Value::Array(have), Value::Array(groups)) = (have, groups) {
-            for g in groups {
-                if !have.contains(&g) {
-                    have.push(g);
-                    n += 1;
-                }
-            }
-        }
-    }
+    let n = merge_groups(&mut doc, theirs)
+        .ok_or_else(|| Fail::Usage(format!("{}: \"hooks\" is not an object", file.display())))?;
     let bytes = pretty(&doc);
     write_atomic(&file, &bytes)?;
     println!("{}: imported {n} hook group(s) from {}", file.display(), agent.name());
@@ -414,13 +418,14 @@ fn import(agent: Agent, scope: &Scope, theirs: Map<String, Value>) -> Result<(),
 }
 
 pub(crate) fn uninstall(args: UninstallArgs) -> Result<u8, Fail> {
-    let scope = scope(args.project, args.workdir.as_deref())?;
-    let path = args.agent.settings_file(&scope);
+    let scope = scope(args.place.project, args.place.workdir.as_deref())?;
+    let agent = args.place.agent;
+    let path = agent.settings_file(&scope);
     let (mut doc, _) = read(&path)?;
     let (backup, absent) = (side(&path, ".hookshot-backup"), side(&path, ".hookshot-absent"));
     let removed = remove_ours(&mut doc);
     // What --import moved out goes back where it came from.
-    let imported = args.agent.imported_file(&scope);
+    let imported = agent.imported_file(&scope);
     let (theirs, had_import) = match read(&imported)? {
         (doc, Some(_)) => (
             doc.get("hooks").and_then(Value::as_object).cloned().unwrap_or_default(),
@@ -428,23 +433,16 @@ pub(crate) fn uninstall(args: UninstallArgs) -> Result<u8, Fail> {
         ),
         (_, None) => (Map::new(), false),
     };
-    let mut returned = 0;
-    if !theirs.is_empty() {
-        let hooks = doc.entry("hooks").or_insert_with(|| Value::Object(Map::new()));
-        if let Value::Object(hooks) = hooks {
-            for (event, groups) in theirs {
-                let have = hooks.entry(event).or_insert_with(|| Value::Array(Vec::new()));
-                if let (Value::Array(have), Value::Array(groups)) = (have, groups) {
-                    for g in groups {
-                        if !have.contains(&g) {
-                            have.push(g);
-                            returned += 1;
-                        }
-                    }
-                }
-            }
-        }
-    }
+    let returned = if theirs.is_empty() {
+        0
+    } else {
+        merge_groups(&mut doc, theirs).ok_or_else(|| {
+            Fail::Usage(format!(
+                "{}: \"hooks\" is not an object; nothing was changed",
+                path.display()
+            ))
+        })?
+    };
     if removed == 0 && !had_import {
         println!("{}: hookshot is not registered there; nothing changed", path.display());
         return Ok(0);
