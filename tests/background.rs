@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 fn waiting_hook(p: &Project, key: &str) {
     let script = p.write(
         "proj/hook.sh",
-        "#!/bin/sh\ncat > ../started\nn=0\nwhile [ ! -e ../go ] && [ $n -lt 600 ]; do sleep 0.05; n=$((n+1)); done\n\
+        "#!/bin/sh\ncat > ../started.part && mv ../started.part ../started\nn=0\nwhile [ ! -e ../go ] && [ $n -lt 600 ]; do sleep 0.05; n=$((n+1)); done\n\
          echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"additionalContext\": \"tests failed: 2\"}}'\n\
          touch ../finished\n",
     );
