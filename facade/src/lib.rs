@@ -12,7 +12,8 @@
 //!    one [`Outcome`].
 //!
 //! [`HookSystem`] wires them together for embedders; the `hookshot` binary
-//! is built on it, and so is the reference agent loop in [`replay`].
+//! (the `hookshot-cli` crate) is built on it, and so is the reference agent
+//! loop (the `hookshot-replay` crate).
 //!
 //! ```
 //! use std::sync::Arc;

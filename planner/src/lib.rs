@@ -369,8 +369,9 @@ impl Planner {
     }
 
     fn compute(&self, idx: &EventIndex, target: Target<'_>) -> Plan {
-        let mut hooks: Vec<Arc<HookDef>> = Vec::new();
-        for id in self.candidates(idx, target) {
+        let ids = self.candidates(idx, target);
+        let mut hooks: Vec<Arc<HookDef>> = Vec::with_capacity(ids.len());
+        for id in ids {
             if self.refusal(idx, id, target).is_none() {
                 hooks.push(Arc::clone(&self.hooks[id as usize]));
             }

@@ -87,11 +87,20 @@ impl Source {
             (Some(".claude"), _) | (Some(".codex"), "hooks.json" | "config.toml") => Some(Dialect::Claude),
             (Some(".gemini"), _) | (_, "gemini-extension.json") => Some(Dialect::Gemini),
             // What `hookshot install --import` moved out of an agent's file.
-            (Some(IMPORTED_DIR), _) => IMPORTED.iter().find(|(n, _)| *n == name).map(|(_, d)| *d),
+            (Some(IMPORTED_DIR), _) if self.in_hookshot_dir() => {
+                IMPORTED.iter().find(|(n, _)| *n == name).map(|(_, d)| *d)
+            }
             (Some(".jcli"), _) | (_, "hooks.yaml" | "hooks.yml") => Some(Dialect::Jcli),
             (Some("hooks"), "hooks.json") if self.plugin_root().is_some() => Some(Dialect::Claude),
             _ => None,
         }
+    }
+
+    /// Whether the file is in `hookshot/imported/` or `.hookshot/imported/`
+    /// (not in any folder that happens to be called `imported`).
+    fn in_hookshot_dir(&self) -> bool {
+        let owner = self.path.parent().and_then(Path::parent).and_then(Path::file_name);
+        owner.is_some_and(|d| d == "hookshot" || d == ".hookshot")
     }
 
     /// For a Claude Code plugin's `hooks/hooks.json` (a folder with

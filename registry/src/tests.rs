@@ -493,3 +493,16 @@ fn claude_state_yields_servers_and_places_problems() {
     assert_eq!(f.warnings.len(), 1, "{:?}", f.warnings);
     assert_eq!(f.warnings[0].at.line, 4, "{}", f.warnings[0]);
 }
+
+#[test]
+fn imported_files_are_read_in_their_agents_dialect_only_beside_hookshots_settings() {
+    let dialect = |p: &str| Source::new(p, SourceKind::User).dialect();
+    assert_eq!(
+        dialect("/h/.config/hookshot/imported/claude.json"),
+        Some(Dialect::Claude)
+    );
+    assert_eq!(dialect("/p/.hookshot/imported/gemini.json"), Some(Dialect::Gemini));
+    assert_eq!(dialect("/p/.hookshot/imported/codex.json"), Some(Dialect::Claude));
+    assert_eq!(dialect("/p/vendor/imported/claude.json"), None);
+    assert_eq!(dialect("/p/.hookshot/imported/other.json"), None);
+}

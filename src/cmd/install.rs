@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 use hookshot::{Dialect, EventKind};
-use hookshot_registry::{IMPORTED, IMPORTED_DIR};
+use hookshot_registry::IMPORTED_DIR;
 use serde_json::{Map, Value, json};
 
 use crate::Fail;
@@ -84,11 +84,7 @@ impl Agent {
 
     /// Where `--import` puts the agent's own hooks.
     fn imported_file(self, scope: &Scope) -> PathBuf {
-        let name = IMPORTED
-            .iter()
-            .map(|(n, _)| *n)
-            .find(|n| n.starts_with(self.name()))
-            .unwrap_or("imported.json");
+        let name = format!("{}.json", self.name());
         match scope {
             Scope::User { config, .. } => config.join("hookshot").join(IMPORTED_DIR).join(name),
             Scope::Project(p) => p.join(".hookshot").join(IMPORTED_DIR).join(name),
@@ -171,9 +167,10 @@ fn scope(project: bool, workdir: Option<&Path>) -> Result<Scope, Fail> {
     Ok(Scope::User { home, config })
 }
 
-/// The command the agent runs for `event`: this very program, by absolute
-/// path (an agent's PATH is not the shell's).
-fn fire_command(event: &str) -> Result<String, Fail> {
+/// This very program, by absolute path (an agent's PATH is not the
+/// shell's), quoted for the agent's shell: the commands the agent runs are
+/// `PROGRAM fire EVENT`.
+fn this_program() -> Result<String, Fail> {
     let exe = std::env::current_exe()
         .and_then(std::fs::canonicalize)
         .map_err(|e| Fail::Usage(format!("cannot find this program: {e}")))?;
@@ -183,7 +180,7 @@ fn fire_command(event: &str) -> Result<String, Fail> {
     } else {
         format!("'{}'", exe.replace('\'', r"'\''"))
     };
-    Ok(format!("{quoted} fire {event}"))
+    Ok(quoted)
 }
 
 /// Whether a hook entry is one `install` wrote: `…/hookshot fire EVENT`.
@@ -338,9 +335,10 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
             path.display()
         )));
     };
+    let program = this_program()?;
     let mut added = 0;
     for event in agent.events() {
-        let command = fire_command(event)?;
+        let command = format!("{program} fire {event}");
         let groups = hooks.entry(event).or_insert_with(|| Value::Array(Vec::new()));
         let Value::Array(groups) = groups else {
             return Err(Fail::Usage(format!(
@@ -540,6 +538,7 @@ impl std::fmt::Display for Agent {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hookshot_registry::IMPORTED;
 
     #[test]
     fn only_hookshot_fire_commands_are_ours() {
@@ -560,5 +559,19 @@ mod tests {
         }
         assert!(!Agent::Claude.events().contains(&"WorktreeCreate"));
         assert!(Agent::Gemini.events().contains(&"BeforeTool"));
+    }
+
+    #[test]
+    fn each_agent_imports_into_a_file_discovery_reads_in_its_dialect() {
+        let scope = Scope::Project(PathBuf::from("/p"));
+        for agent in AGENTS {
+            let file = agent.imported_file(&scope);
+            let name = file.file_name().and_then(|n| n.to_str()).unwrap();
+            assert_eq!(
+                IMPORTED.iter().find(|(n, _)| *n == name).map(|(_, d)| *d),
+                Some(agent.dialect()),
+                "{agent}"
+            );
+        }
     }
 }

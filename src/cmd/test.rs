@@ -132,18 +132,10 @@ impl Case {
     pub(crate) fn recorded(event: &str, input: Map<String, Value>, sources: &Sources, stdout: &str, code: u8) -> Case {
         let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
         let output = serde_json::from_str::<Value>(stdout).ok();
-        let decision = match (
-            code,
-            output.as_ref().and_then(Value::as_object).map(HookOutput::from_json),
-        ) {
-            (2, _) => Some("block"),
-            (0, Some(o)) => Some(match o.decision {
-                Decision::Allow => "allow",
-                Decision::Ask => "ask",
-                Decision::Block => "block",
-                Decision::Undecided | Decision::Defer if o.stop => "stop",
-                Decision::Undecided | Decision::Defer => "none",
-            }),
+        let parsed = output.as_ref().and_then(Value::as_object).map(HookOutput::from_json);
+        let decision = match (code, parsed) {
+            (2, p) => Some(decision_word(2, &p.unwrap_or_default())),
+            (0, Some(p)) => Some(decision_word(0, &p)),
             _ => None,
         };
         Case {
@@ -445,9 +437,11 @@ async fn run_case(exe: &Path, file: &Path, case: &Case) -> Result<Answer, String
 fn check(expect: &Expect, answer: &Answer) -> Vec<String> {
     let mut failures = Vec::new();
     let json: Option<Value> = serde_json::from_str(&answer.stdout).ok();
-    let parsed = json.as_ref().and_then(Value::as_object).map(HookOutput::from_json);
-    let out = parsed.unwrap_or_default();
-    let blocked = answer.code == Some(2) || out.decision == Decision::Block;
+    let out = json
+        .as_ref()
+        .and_then(Value::as_object)
+        .map(HookOutput::from_json)
+        .unwrap_or_default();
     if let Some(want) = &expect.exit
         && answer.code != Some(*want)
     {
@@ -459,16 +453,8 @@ fn check(expect: &Expect, answer: &Answer) -> Vec<String> {
         ));
     }
     if let Some(want) = &expect.decision {
-        let got = if blocked {
-            "block"
-        } else {
-            match out.decision {
-                Decision::Allow => "allow",
-                Decision::Ask => "ask",
-                _ if out.stop => "stop",
-                _ => "none",
-            }
-        };
+        // Killed by a signal: no exit code, the answer alone decides.
+        let got = decision_word(answer.code.unwrap_or(-1), &out);
         let want_norm = match want.as_str() {
             "deny" => "block",
             other => other,
@@ -534,6 +520,20 @@ fn check(expect: &Expect, answer: &Answer) -> Vec<String> {
         failures.push(format!("stderr: expected it to contain {want:?}"));
     }
     failures
+}
+
+/// The decision an agent reads from `fire`'s exit code and answer, in the
+/// words of `expect.decision`: exit 2 or a block decision is `block`.
+fn decision_word(code: i32, out: &HookOutput) -> &'static str {
+    if code == 2 || out.decision == Decision::Block {
+        return "block";
+    }
+    match out.decision {
+        Decision::Allow => "allow",
+        Decision::Ask => "ask",
+        _ if out.stop => "stop",
+        _ => "none",
+    }
 }
 
 /// Where `got` does not hold `want`: objects may have more keys, arrays and
