@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::Fail;
 
-#[derive(Args, Debug, Clone)]
+#[derive(Args, Debug, Clone, Default)]
 pub(crate) struct Sources {
     /// A settings file (gemini, Claude, jcli or picoclaw); later files take precedence.
     #[arg(long = "settings", value_name = "FILE")]

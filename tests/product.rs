@@ -225,6 +225,117 @@ fn registered_command(settings: &std::path::Path, event: &str) -> String {
         .to_string()
 }
 
+/// What an agent does with a registered command: its shell runs it in the
+/// project, with the agent's variable set and the event on stdin.
+fn agent_runs(p: &Project, command: &str, input: &[u8]) -> Output {
+    agent_runs_with(p, command, input, Some("CLAUDE_PROJECT_DIR"))
+}
+
+/// [`agent_runs`] for an agent that sets `project_var` (or, as Codex, none).
+fn agent_runs_with(p: &Project, command: &str, input: &[u8], project_var: Option<&str>) -> Output {
+    let mut agent = std::process::Command::new("sh");
+    if let Some(var) = project_var {
+        agent.env(var, p.path("proj"));
+    }
+    let mut child = agent
+        .args(["-c", command])
+        .current_dir(p.path("proj"))
+        .env("HOME", p.path("home"))
+        .env("XDG_CONFIG_HOME", p.path("home/.config"))
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("GEMINI_PROJECT_DIR")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// A copy of the binary under test at `bin/hookshot`, to install from and
+/// then take away.
+fn installed_copy(p: &Project) -> std::path::PathBuf {
+    let exe = p.path("bin/hookshot");
+    std::fs::create_dir_all(exe.parent().unwrap()).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_hookshot"), &exe).unwrap();
+    exe
+}
+
+#[test]
+fn a_vanished_hookshot_is_a_warning_in_the_agent_or_a_block_under_the_closed_policy() {
+    let p = Project::new();
+    let settings = p.path("home/.claude/settings.json");
+    let input = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}})
+        .to_string()
+        .into_bytes();
+    let install = |exe: &std::path::Path| p.command_of(exe, &["install", "--agent", "claude"]).output().unwrap();
+    // Open policy: the agent shows that the hooks did not run.
+    let exe = installed_copy(&p);
+    let out = install(&exe);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(text(&out).0.contains("shows a warning"), "{:?}", text(&out));
+    let command = registered_command(&settings, "PreToolUse");
+    let out = agent_runs(&p, &command, &input);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    std::fs::remove_file(&exe).unwrap();
+    let out = agent_runs(&p, &command, &input);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {:?}", text(&out)));
+    let message = answer["systemMessage"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("hookshot fire PreToolUse failed (exit 127)"),
+        "{answer}"
+    );
+    let out = p.command(&["doctor"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
+    assert!(
+        text(&out).0.contains("which is not there or not executable"),
+        "{:?}",
+        text(&out)
+    );
+
+    // Closed policy: doctor says the registration is weaker than the
+    // policy; a new install blocks, and replaces the old entries.
+    p.write(
+        "home/.config/hookshot/settings.json",
+        r#"{"hooksConfig": {"onFailure": "closed"}}"#,
+    );
+    let exe = installed_copy(&p);
+    let out = p.command(&["doctor"]).output().unwrap();
+    assert!(
+        text(&out).0.contains("under another failure policy"),
+        "{:?}",
+        text(&out)
+    );
+    let out = install(&exe);
+    assert!(text(&out).0.contains("blocks the event"), "{:?}", text(&out));
+    let command = registered_command(&settings, "PreToolUse");
+    let doc = std::fs::read_to_string(&settings).unwrap();
+    assert_eq!(doc.matches("fire PreToolUse;").count(), 1, "{doc}");
+    let out = p.command(&["doctor"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(
+        text(&out).0.contains("if hookshot cannot run, it blocks"),
+        "{:?}",
+        text(&out)
+    );
+    std::fs::remove_file(&exe).unwrap();
+    let out = agent_runs(&p, &command, &input);
+    assert_eq!(out.status.code(), Some(2), "{:?}", text(&out));
+    assert!(
+        text(&out).1.contains("blocked by the closed failure policy"),
+        "{:?}",
+        text(&out)
+    );
+    // Input hookshot cannot read is the same failure: blocked, not exit 1.
+    installed_copy(&p);
+    let out = agent_runs(&p, &command, b"{not json");
+    assert_eq!(out.status.code(), Some(2), "{:?}", text(&out));
+    assert!(text(&out).1.contains("invalid input JSON"), "{:?}", text(&out));
+}
+
 #[test]
 fn install_import_fire_uninstall_for_claude_code_leaves_the_file_as_it_was() {
     let p = Project::new();
@@ -252,29 +363,13 @@ fn install_import_fire_uninstall_for_claude_code_leaves_the_file_as_it_was() {
     assert_eq!(doc["permissions"]["allow"][0], "Bash(ls)");
     // Claude Code runs the registered command, in the project, with its variable set.
     let command = registered_command(&settings, "PreToolUse");
-    let mut agent = std::process::Command::new("sh");
-    agent
-        .args(["-c", &command])
-        .current_dir(p.path("proj"))
-        .env("HOME", p.path("home"))
-        .env("XDG_CONFIG_HOME", p.path("home/.config"))
-        .env("CLAUDE_PROJECT_DIR", p.path("proj"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    let mut child = agent.spawn().unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(
-            json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}})
-                .to_string()
-                .as_bytes(),
-        )
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = agent_runs(
+        &p,
+        &command,
+        json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}})
+            .to_string()
+            .as_bytes(),
+    );
     assert_eq!(out.status.code(), Some(2), "{:?}", text(&out));
     assert!(text(&out).1.contains("guarded by the user"), "{:?}", text(&out));
     // Doctor sees the registration and the imported file.
@@ -293,6 +388,59 @@ fn install_import_fire_uninstall_for_claude_code_leaves_the_file_as_it_was() {
     assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), original);
     assert!(!p.path("home/.config/hookshot/imported/claude.json").exists());
+}
+
+#[test]
+fn codex_install_import_fire_uninstall_end_to_end() {
+    let p = Project::new();
+    let original = "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"sh guard.sh\", \"timeout\": 10}]}]}}\n";
+    let hooks = p.write("proj/.codex/hooks.json", original);
+    p.write(
+        "proj/guard.sh",
+        "grep -q 'rm -rf' && { echo 'no recursive deletes' >&2; exit 2; }; exit 0\n",
+    );
+    let out = p
+        .command(&[
+            "install",
+            "--agent",
+            "codex",
+            "--project",
+            "--workdir",
+            "proj",
+            "--import",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&hooks).unwrap()).unwrap();
+    let mut events: Vec<_> = doc["hooks"].as_object().unwrap().keys().cloned().collect();
+    events.sort();
+    assert_eq!(
+        events,
+        ["PostToolUse", "PreToolUse", "SessionStart", "Stop", "UserPromptSubmit"],
+        "{doc}"
+    );
+    assert_eq!(doc["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"], 600, "{doc}");
+    // Codex runs the command with its own input (a turn_id, no project variable).
+    let command = registered_command(&hooks, "PreToolUse");
+    let event = |cmd: &str| {
+        json!({"session_id": "s1", "turn_id": "t1", "hook_event_name": "PreToolUse", "model": "gpt-5",
+               "cwd": p.path("proj"), "tool_name": "Bash", "tool_input": {"command": cmd}})
+        .to_string()
+        .into_bytes()
+    };
+    let out = agent_runs_with(&p, &command, &event("rm -rf build"), None);
+    assert_eq!(out.status.code(), Some(2), "{:?}", text(&out));
+    assert!(text(&out).1.contains("no recursive deletes"), "{:?}", text(&out));
+    let out = agent_runs_with(&p, &command, &event("ls"), None);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let out = p
+        .command(&["uninstall", "--agent", "codex", "--project", "--workdir", "proj"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert_eq!(std::fs::read_to_string(&hooks).unwrap(), original);
+    assert!(!p.path("proj/.hookshot/imported/codex.json").exists());
 }
 
 #[test]

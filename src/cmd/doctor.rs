@@ -7,7 +7,7 @@ use std::path::Path;
 use hookshot::FailPolicy;
 
 use crate::Fail;
-use crate::cmd::install::{AGENTS, registration};
+use crate::cmd::install::{AGENTS, Guarded, registration};
 use crate::load::{Sources, build, trust_store_path};
 
 #[derive(clap::Args, Debug)]
@@ -25,26 +25,51 @@ pub(crate) fn run(args: DoctorArgs) -> Result<u8, Fail> {
         .map_err(|e| Fail::Usage(format!("--workdir: {e}")))?;
     println!("project: {}", project.display());
     println!("registered as the agents' hook:");
+    let hooks = build(&args.sources)?;
+    let reg = hooks.registry();
+    let policy = reg.failure_policy();
+    let mut bad = 0;
     for agent in AGENTS {
         for (scope, dir) in [("user", None), ("project", Some(project.as_path()))] {
-            match registration(agent, dir) {
-                Some((path, n, all)) if n > 0 => {
-                    let partial = if n < all {
-                        " (partly: run `hookshot install` again)"
-                    } else {
-                        ""
-                    };
-                    println!(
-                        "  {agent} ({scope}): {} for {n} of {all} events{partial}",
-                        path.display()
-                    );
-                }
-                _ => println!("  {agent} ({scope}): not registered"),
+            let Some(r) = registration(agent, dir) else {
+                println!("  {agent} ({scope}): not registered");
+                continue;
+            };
+            let partial = if r.events < r.all {
+                " (partly: run `hookshot install` again)"
+            } else {
+                ""
+            };
+            let when = match r.guarded {
+                Guarded::Blocks => "blocks",
+                Guarded::Warns => "warns",
+                Guarded::Silently => "fails SILENTLY",
+            };
+            println!(
+                "  {agent} ({scope}): {} for {} of {} events{partial}; if hookshot cannot run, it {when}",
+                r.file.display(),
+                r.events,
+                r.all
+            );
+            // A registration weaker than the policy, or one whose program
+            // is gone, is a guard the agent no longer runs.
+            let weaker = match policy {
+                FailPolicy::Closed => r.guarded < Guarded::Blocks,
+                FailPolicy::Open => r.guarded < Guarded::Warns,
+            };
+            if weaker {
+                bad += 1;
+                println!(
+                    "  PROBLEM: {agent} ({scope}) was registered by an older hookshot or under another failure policy: run `hookshot install --agent {agent}{}` again",
+                    if dir.is_some() { " --project" } else { "" }
+                );
+            }
+            for m in &r.missing {
+                bad += 1;
+                println!("  PROBLEM: {agent} ({scope}) runs {m}, which is not there or not executable");
             }
         }
     }
-    let hooks = build(&args.sources)?;
-    let reg = hooks.registry();
     println!("sources:");
     for s in reg.loaded() {
         let n = reg
@@ -61,7 +86,6 @@ pub(crate) fn run(args: DoctorArgs) -> Result<u8, Fail> {
             s.source.kind
         );
     }
-    let mut bad = 0;
     for p in reg.problems() {
         bad += 1;
         println!("  NOT LOADED: {}", p.message);
@@ -69,7 +93,7 @@ pub(crate) fn run(args: DoctorArgs) -> Result<u8, Fail> {
     if reg.loaded().is_empty() && bad == 0 {
         println!("  none found (see `hookshot install --import` or docs/CLI.md for where settings go)");
     }
-    match reg.failure_policy() {
+    match policy {
         FailPolicy::Closed => {
             println!("failure policy: closed (a hook or settings file that cannot be used blocks the event)")
         }

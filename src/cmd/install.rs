@@ -12,12 +12,12 @@
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
-use hookshot::{Dialect, EventKind};
+use hookshot::{Dialect, EventKind, FailPolicy};
 use hookshot_registry::IMPORTED_DIR;
 use serde_json::{Map, Value, json};
 
 use crate::Fail;
-use crate::load::{config_home, trust_store_path};
+use crate::load::{Sources, build, config_home, trust_store_path};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum Agent {
@@ -183,18 +183,65 @@ fn this_program() -> Result<String, Fail> {
     Ok(quoted)
 }
 
-/// Whether a hook entry is one `install` wrote: `…/hookshot fire EVENT`.
+/// What the agent's shell runs for `event`: hookshot, and when hookshot
+/// itself cannot answer (its binary gone or not executable, killed, or an
+/// input or settings file it cannot read: any exit but 0 and 2), an answer
+/// the agent shows: a block with the reason under the closed failure
+/// policy, a `systemMessage` warning under the open one. Run directly, a
+/// vanished binary is the shell's exit 127, which every agent reads as a
+/// non-blocking error kept out of sight: the guards imported into hookshot
+/// would stop without a word.
+fn registered_command(program: &str, event: &str, on_failure: FailPolicy) -> String {
+    let run = format!("P={program}; \"$P\" fire {event}; s=$?; case $s in 0|2) exit $s;; esac; ");
+    let what = format!("hookshot fire {event} failed (exit %s), so the hooks it runs did not run");
+    let fix = "reinstall hookshot or run hookshot uninstall";
+    match on_failure {
+        FailPolicy::Closed => format!(
+            "{run}printf '{what}: blocked by the closed failure policy ({fix}; hookshot was %s)\\n' $s \"$P\" >&2; exit 2"
+        ),
+        FailPolicy::Open => format!("{run}printf '{{\"systemMessage\":\"{what} ({fix})\"}}\\n' $s; exit 0"),
+    }
+}
+
+/// How a registration `install` wrote answers when hookshot cannot run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Guarded {
+    /// `PROGRAM fire EVENT` as older versions wrote it: the agent hides
+    /// the failure.
+    Silently,
+    /// A warning the agent shows; the event goes on.
+    Warns,
+    /// The event is blocked.
+    Blocks,
+}
+
+/// Whether a hook entry is one `install` wrote, and which form: the
+/// program is named `hookshot`, and the command is exactly what `install`
+/// writes for it, so a user's own wrapper is never taken for ours.
+fn ours(hook: &Value) -> Option<(Guarded, &str)> {
+    let cmd = hook.get("command").and_then(Value::as_str)?.trim();
+    let named = |program: &str| {
+        Path::new(program.trim_matches('\''))
+            .file_name()
+            .is_some_and(|n| n == "hookshot")
+    };
+    if let Some(rest) = cmd.strip_prefix("P=") {
+        let (program, tail) = rest.split_once("; \"$P\" fire ")?;
+        let event = tail.split(';').next()?;
+        return [
+            (FailPolicy::Closed, Guarded::Blocks),
+            (FailPolicy::Open, Guarded::Warns),
+        ]
+        .into_iter()
+        .find(|(p, _)| named(program) && registered_command(program, event, *p) == cmd)
+        .map(|(_, g)| (g, program));
+    }
+    let (program, rest) = cmd.rsplit_once(" fire ")?;
+    (named(program) && !rest.contains(char::is_whitespace)).then_some((Guarded::Silently, program))
+}
+
 fn is_ours(hook: &Value) -> bool {
-    let Some(cmd) = hook.get("command").and_then(Value::as_str) else {
-        return false;
-    };
-    let cmd = cmd.trim();
-    let Some((program, rest)) = cmd.rsplit_once(" fire ") else {
-        return false;
-    };
-    let program = program.trim_matches('\'');
-    let named = Path::new(program).file_name().is_some_and(|n| n == "hookshot");
-    named && !rest.contains(char::is_whitespace)
+    ours(hook).is_some()
 }
 
 /// A settings file read: its JSON object, and its bytes (`None` when there
@@ -292,21 +339,31 @@ fn merge_groups(doc: &mut Map<String, Value>, groups: Map<String, Value>) -> Opt
     Some(n)
 }
 
+/// Removes hookshot's entries from one event's groups, and the groups
+/// that held only them; how many.
+fn remove_ours_from(groups: &mut Vec<Value>) -> usize {
+    let mut removed = 0;
+    groups.retain_mut(|g| {
+        let Some(Value::Array(hs)) = g.get_mut("hooks") else {
+            return true;
+        };
+        let before = hs.len();
+        hs.retain(|h| !is_ours(h));
+        removed += before - hs.len();
+        !(hs.is_empty() && before > 0)
+    });
+    removed
+}
+
 /// Removes hookshot's entries (and the events and `hooks` key they leave
 /// empty).
 fn remove_ours(doc: &mut Map<String, Value>) -> usize {
     let mut removed = 0;
     if let Some(Value::Object(hooks)) = doc.get_mut("hooks") {
         for groups in hooks.values_mut() {
-            let Value::Array(groups) = groups else { continue };
-            for g in groups.iter_mut() {
-                if let Some(Value::Array(hs)) = g.get_mut("hooks") {
-                    let before = hs.len();
-                    hs.retain(|h| !is_ours(h));
-                    removed += before - hs.len();
-                }
+            if let Value::Array(groups) = groups {
+                removed += remove_ours_from(groups);
             }
-            groups.retain(|g| g.get("hooks").and_then(Value::as_array).is_none_or(|hs| !hs.is_empty()));
         }
         hooks.retain(|_, groups| groups.as_array().is_none_or(|g| !g.is_empty()));
     }
@@ -335,10 +392,11 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
             path.display()
         )));
     };
+    let policy = policy_for(&scope)?;
     let program = this_program()?;
     let mut added = 0;
     for event in agent.events() {
-        let command = format!("{program} fire {event}");
+        let command = registered_command(&program, event, policy);
         let groups = hooks.entry(event).or_insert_with(|| Value::Array(Vec::new()));
         let Value::Array(groups) = groups else {
             return Err(Fail::Usage(format!(
@@ -352,6 +410,9 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
             .flatten()
             .any(|h| h.get("command").and_then(Value::as_str) == Some(command.as_str()));
         if !present {
+            // An older registration (another program path, another
+            // policy) is replaced, never run twice.
+            remove_ours_from(groups);
             groups.push(agent.entry(&command));
             added += 1;
         }
@@ -379,7 +440,26 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
         agent.events().len(),
         agent.name()
     );
+    match policy {
+        FailPolicy::Closed => {
+            println!("if hookshot itself cannot run, {agent} blocks the event (closed failure policy)")
+        }
+        FailPolicy::Open => println!(
+            "if hookshot itself cannot run, {agent} shows a warning and goes on (open failure policy; with \"hooksConfig\": {{\"onFailure\": \"closed\"}} in hookshot's settings, run install again to block instead)"
+        ),
+    }
     Ok(0)
+}
+
+/// The failure policy the registration carries: what hookshot's trusted
+/// settings for this place say now (the user's, or the project's with the
+/// user's and the system's).
+fn policy_for(scope: &Scope) -> Result<FailPolicy, Fail> {
+    let sources = Sources {
+        workdir: Some(scope.root().to_path_buf()),
+        ..Sources::default()
+    };
+    Ok(build(&sources)?.failure_policy())
 }
 
 /// Adds the agent's own hook groups to hookshot's imported file for it
@@ -499,32 +579,70 @@ pub(crate) fn uninstall(args: UninstallArgs) -> Result<u8, Fail> {
     ))
 }
 
-/// Where hookshot is registered for `agent` in `scope`: the file and how
-/// many of the agent's events run it; for `doctor`.
-pub(crate) fn registration(agent: Agent, project: Option<&Path>) -> Option<(PathBuf, usize, usize)> {
+/// Where hookshot is registered for one agent, as `doctor` reports it.
+pub(crate) struct Registration {
+    pub(crate) file: PathBuf,
+    /// How many of the agent's events run hookshot, of how many.
+    pub(crate) events: usize,
+    pub(crate) all: usize,
+    /// The weakest answer any of them gives when hookshot cannot run.
+    pub(crate) guarded: Guarded,
+    /// Registered programs that are not there (or not executable) now.
+    pub(crate) missing: Vec<String>,
+}
+
+/// Where hookshot is registered for `agent` in the user's files or a
+/// project's; `None` when it is not.
+pub(crate) fn registration(agent: Agent, project: Option<&Path>) -> Option<Registration> {
     let scope = match project {
         Some(p) => Scope::Project(p.to_path_buf()),
         None => scope(false, None).ok()?,
     };
-    let path = agent.settings_file(&scope);
-    let (doc, bytes) = read(&path).ok()?;
+    let file = agent.settings_file(&scope);
+    let (doc, bytes) = read(&file).ok()?;
     bytes?;
     let hooks = doc.get("hooks").and_then(Value::as_object)?;
-    let events = agent.events();
-    let registered = events
-        .iter()
-        .filter(|e| {
-            hooks
-                .get(**e)
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(|g| g.get("hooks").and_then(Value::as_array))
-                .flatten()
-                .any(is_ours)
-        })
-        .count();
-    Some((path, registered, events.len()))
+    let all = agent.events();
+    let mut r = Registration {
+        file: file.clone(),
+        events: 0,
+        all: all.len(),
+        guarded: Guarded::Blocks,
+        missing: Vec::new(),
+    };
+    for e in &all {
+        let found: Vec<_> = hooks
+            .get(*e)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|g| g.get("hooks").and_then(Value::as_array))
+            .flatten()
+            .filter_map(ours)
+            .collect();
+        r.events += usize::from(!found.is_empty());
+        for (guarded, program) in found {
+            r.guarded = r.guarded.min(guarded);
+            let program = unquote(program);
+            if !is_executable(Path::new(&program)) && !r.missing.contains(&program) {
+                r.missing.push(program);
+            }
+        }
+    }
+    (r.events > 0).then_some(r)
+}
+
+/// The program as [`this_program`] quoted it.
+fn unquote(program: &str) -> String {
+    match program.strip_prefix('\'').and_then(|p| p.strip_suffix('\'')) {
+        Some(inner) => inner.replace(r"'\''", "'"),
+        None => program.to_string(),
+    }
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 pub(crate) const AGENTS: [Agent; 3] = [Agent::Claude, Agent::Gemini, Agent::Codex];
@@ -548,6 +666,47 @@ mod tests {
         assert!(!is_ours(&h("/usr/bin/hookshot-like fire PreToolUse")));
         assert!(!is_ours(&h("sh guard.sh fire PreToolUse")));
         assert!(!is_ours(&h("hookshot fire PreToolUse --settings x.json")));
+        for policy in [FailPolicy::Open, FailPolicy::Closed] {
+            let cmd = registered_command("'/a b/hookshot'", "Stop", policy);
+            assert!(is_ours(&h(&cmd)), "{cmd}");
+            // A user's own variation of it is theirs.
+            assert!(!is_ours(&h(&cmd.replace("exit $s;;", "exit 0;;"))), "{cmd}");
+            assert!(!is_ours(&h(&cmd.replace("hookshot'", "hookshot2'"))), "{cmd}");
+        }
+    }
+
+    #[test]
+    fn a_registration_answers_for_hookshot_when_it_cannot_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let gone = dir.path().join("hookshot").display().to_string();
+        let run = |policy| {
+            std::process::Command::new("sh")
+                .args(["-c", &registered_command(&gone, "BeforeTool", policy)])
+                .output()
+                .unwrap()
+        };
+        let out = run(FailPolicy::Open);
+        assert_eq!(out.status.code(), Some(0));
+        let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(
+            answer["systemMessage"].as_str().unwrap().contains("(exit 127)"),
+            "{answer}"
+        );
+        let out = run(FailPolicy::Closed);
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(&format!("hookshot was {gone}")), "{stderr}");
+        // hookshot's own answers pass through as they are.
+        let here = dir.path().join("hookshot");
+        std::fs::write(&here, "#!/bin/sh\necho '{\"decision\":\"deny\"}'; exit 2\n").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&here, std::fs::Permissions::from_mode(0o755)).unwrap();
+        for policy in [FailPolicy::Open, FailPolicy::Closed] {
+            let out = run(policy);
+            assert_eq!(out.status.code(), Some(2));
+            assert_eq!(out.stdout, b"{\"decision\":\"deny\"}\n");
+            assert!(out.stderr.is_empty());
+        }
     }
 
     #[test]

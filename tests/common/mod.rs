@@ -40,7 +40,12 @@ impl Project {
     /// `hookshot ARGS` in the folder holding `proj/`, with its own home and
     /// none of an agent's variables; all three streams piped.
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut c = hookshot();
+        self.command_of(env!("CARGO_BIN_EXE_hookshot").as_ref(), args)
+    }
+
+    /// [`Project::command`] with another copy of the binary.
+    pub fn command_of(&self, program: &std::path::Path, args: &[&str]) -> Command {
+        let mut c = Command::new(program);
         c.args(args)
             .current_dir(self.dir.path())
             .env("HOME", self.path("home"))
