@@ -22,6 +22,8 @@ fn fire_list_errors_and_shutdown() {
         .arg(settings(dir.path()))
         .arg("--workdir")
         .arg(dir.path())
+        .arg("--record")
+        .arg(dir.path().join("recorded"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -76,6 +78,20 @@ fn fire_list_errors_and_shutdown() {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert!(child.wait().unwrap().success());
+    // --record kept both events as test cases that pass as they are.
+    let recorded = std::fs::read_dir(dir.path().join("recorded")).unwrap().count();
+    assert_eq!(recorded, 2);
+    let out = Command::new(env!("CARGO_BIN_EXE_hookshot"))
+        .arg("test")
+        .arg(dir.path().join("recorded"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.ends_with("2 passed, 0 failed\n"), "{stdout}");
+    assert!(
+        stdout.contains("PreToolUse") && stdout.contains("BeforeTool"),
+        "{stdout}"
+    );
 }
 
 #[test]

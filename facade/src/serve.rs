@@ -59,6 +59,11 @@ impl Default for Limits {
     }
 }
 
+/// Told of every event the server answers, after the answer is made
+/// (`serve --record` saves them as test cases): the event's name as the
+/// client sent it, its input as received, and the outcome.
+pub type OnFire = Arc<dyn Fn(&str, Map<String, Value>, &crate::Outcome) + Send + Sync>;
+
 /// How often a server looks at its settings files for changes.
 const RELOAD_CHECK: Duration = Duration::from_secs(1);
 
@@ -74,7 +79,7 @@ fn ok(id: Value, result: Value) -> Value {
 /// when the request was `shutdown`.
 /// The line is taken, and dropped once parsed: a large request is not held
 /// twice while its event runs.
-pub async fn handle(hooks: &HookSystem, line: String) -> (Option<Value>, bool) {
+pub async fn handle(hooks: &HookSystem, line: String, on_fire: Option<&OnFire>) -> (Option<Value>, bool) {
     let parsed = serde_json::from_str::<Value>(&line);
     drop(line);
     let mut msg: Value = match parsed {
@@ -102,6 +107,7 @@ pub async fn handle(hooks: &HookSystem, line: String) -> (Option<Value>, bool) {
     };
     match method {
         "fire" => {
+            let input = params.get_mut("input").map(Value::take);
             let Some(name) = params.get("event").and_then(Value::as_str) else {
                 return (
                     reply(error(
@@ -121,7 +127,7 @@ pub async fn handle(hooks: &HookSystem, line: String) -> (Option<Value>, bool) {
                     false,
                 );
             };
-            let input: Map<String, Value> = match params.get_mut("input").map(Value::take) {
+            let input: Map<String, Value> = match input {
                 None | Some(Value::Null) => Map::new(),
                 Some(Value::Object(m)) => m,
                 Some(_) => {
@@ -131,7 +137,12 @@ pub async fn handle(hooks: &HookSystem, line: String) -> (Option<Value>, bool) {
                     );
                 }
             };
+            // Only a recording server pays for the copy.
+            let kept = on_fire.map(|_| input.clone());
             let outcome = hooks.fire(event, input).await;
+            if let (Some(f), Some(input)) = (on_fire, kept) {
+                f(name, input, &outcome);
+            }
             let mut result = json!({"blocked": outcome.is_blocked(), "output": outcome.render(dialect)});
             if outcome.is_blocked() {
                 result["reason"] = json!(outcome.block_reason());
@@ -160,6 +171,7 @@ struct Server {
     stopping: AtomicBool,
     total_bytes: Arc<Semaphore>,
     last_check: StdMutex<Instant>,
+    on_fire: Option<OnFire>,
 }
 
 impl Server {
@@ -312,7 +324,7 @@ where
         tasks.spawn(async move {
             let _permits = permits;
             let hooks = server.current();
-            let (answer, shutdown) = handle(&hooks, line).await;
+            let (answer, shutdown) = handle(&hooks, line, server.on_fire.as_ref()).await;
             drop(hooks);
             if let Some(a) = answer
                 && !write_line(&writer, &a, server.limits.idle_timeout).await
@@ -427,6 +439,16 @@ fn out_of_files(e: &std::io::Error) -> bool {
 /// Serves stdin/stdout, and a Unix socket at `socket` if given, until
 /// `shutdown` (or until stdin closes when there is no socket).
 pub async fn serve(hooks: HookSystem, socket: Option<PathBuf>, limits: Limits) -> std::io::Result<()> {
+    serve_with(hooks, socket, limits, None).await
+}
+
+/// [`serve`], telling `on_fire` of every event answered.
+pub async fn serve_with(
+    hooks: HookSystem,
+    socket: Option<PathBuf>,
+    limits: Limits,
+    on_fire: Option<OnFire>,
+) -> std::io::Result<()> {
     let (stop, _) = watch::channel(false);
     let server = Arc::new(Server {
         hooks: RwLock::new(Arc::new(hooks)),
@@ -435,6 +457,7 @@ pub async fn serve(hooks: HookSystem, socket: Option<PathBuf>, limits: Limits) -
         stopping: AtomicBool::new(false),
         total_bytes: Arc::new(Semaphore::new(limits.max_buffered_total.max(1))),
         last_check: StdMutex::new(Instant::now()),
+        on_fire,
     });
     let bound = socket.as_deref().map(bind_private).transpose()?;
     let stdio = serve_connection(Arc::clone(&server), tokio::io::stdin(), tokio::io::stdout());

@@ -19,6 +19,10 @@ pub(crate) struct ServeArgs {
     /// Socket connections served at once.
     #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
     max_connections: u64,
+    /// Also save each event's input and answer as a `hookshot test` case
+    /// in this directory (one file per event), as `fire --record` does.
+    #[arg(long, value_name = "DIR")]
+    record: Option<PathBuf>,
 }
 
 pub(crate) async fn run(args: ServeArgs) -> Result<u8, Fail> {
@@ -29,7 +33,20 @@ pub(crate) async fn run(args: ServeArgs) -> Result<u8, Fail> {
         max_connections: args.max_connections as usize,
         ..Default::default()
     };
-    hookshot::serve::serve(hooks, args.socket, limits)
+    let on_fire = args.record.map(|dir| {
+        let sources = args.sources.clone();
+        let record: hookshot::serve::OnFire = std::sync::Arc::new(move |event, input, outcome| {
+            let (_, dialect) = hookshot::EventKind::parse(event).unwrap_or((outcome.event, hookshot::Dialect::Gemini));
+            let code = if outcome.is_blocked() { 2 } else { 0 };
+            let case =
+                crate::cmd::test::Case::recorded(event, input, &sources, &outcome.render(dialect).to_string(), code);
+            if let Err(e) = case.save(&dir) {
+                eprintln!("hookshot: warning: --record {}: {e}", dir.display());
+            }
+        });
+        record
+    });
+    hookshot::serve::serve_with(hooks, args.socket, limits, on_fire)
         .await
         .map_err(|e| Fail::Usage(format!("serve: {e}")))?;
     Ok(0)
