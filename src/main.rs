@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 mod cmd;
 mod load;
+mod telemetry;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -100,7 +101,7 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 1 } else { 0 });
         }
     };
-    init_logging(cli.log_format);
+    let telemetry = init_logging(cli.log_format);
     // Hook work is waiting on child processes and pipes: one thread drives it
     // all, without waking worker threads for every pipe read.
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
@@ -127,6 +128,9 @@ fn main() -> ExitCode {
     // A read of stdin may still be parked on a blocking thread (serve after
     // shutdown); do not wait for it.
     runtime.shutdown_background();
+    if let Some(t) = telemetry {
+        t.shutdown();
+    }
     match result {
         Ok(code) => ExitCode::from(code),
         Err(fail) => {
@@ -166,16 +170,26 @@ async fn stop_signal() -> i32 {
     futures::future::select_all(waits).await.0
 }
 
-fn init_logging(format: LogFormat) {
+/// Logs on stderr as `RUST_LOG` says; spans to an OTLP collector when the
+/// `OTEL_*` variables name one (returned, to flush at exit).
+fn init_logging(format: LogFormat) -> Option<telemetry::Telemetry> {
+    use tracing_subscriber::Layer as _;
+    use tracing_subscriber::layer::SubscriberExt as _;
+    use tracing_subscriber::util::SubscriberInitExt as _;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
-    match format {
-        LogFormat::Text => builder.init(),
-        LogFormat::Json => builder.json().init(),
-    }
+    let stderr = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
+    let stderr = match format {
+        LogFormat::Text => stderr.boxed(),
+        LogFormat::Json => stderr.json().boxed(),
+    };
+    let telemetry = telemetry::init();
+    let otel = telemetry.as_ref().and_then(telemetry::Telemetry::layer);
+    tracing_subscriber::registry()
+        .with(stderr.with_filter(filter))
+        .with(otel)
+        .init();
+    telemetry
 }
 
 async fn run(command: Command) -> Result<u8, Fail> {

@@ -126,7 +126,17 @@ impl Runner {
 
     /// Runs one hook inside a `hook` span that records how it went.
     async fn traced(&self, hook: &Arc<HookDef>, input: HookInput<'_>, env: &RunEnv, deadline: Instant) -> HookRecord {
-        let span = tracing::debug_span!("hook", hook = %hook.identity, source = %hook.source);
+        // The outcome is recorded on the span too: an OpenTelemetry
+        // collector sees a hook's result as the span's attributes.
+        let span = tracing::debug_span!(
+            "hook",
+            hook = %hook.identity,
+            source = %hook.source,
+            exit_code = tracing::field::Empty,
+            decision = tracing::field::Empty,
+            failure = tracing::field::Empty,
+            "otel.status_code" = tracing::field::Empty,
+        );
         let canonical = input.canonical;
         let mut record = self
             .run_until(hook, input, env, deadline)
@@ -139,6 +149,14 @@ impl Runner {
             && let Some(tool) = canonical.get("tool_name").and_then(Value::as_str)
         {
             hookshot_core::tools::arguments_from_claude(tool, args);
+        }
+        if !span.is_disabled() {
+            span.record("exit_code", record.captured.exit.code);
+            span.record("decision", tracing::field::debug(record.output.decision));
+            if let Some(f) = &record.failure {
+                span.record("failure", f.kind.as_str());
+                span.record("otel.status_code", "ERROR");
+            }
         }
         let _entered = span.enter();
         tracing::debug!(

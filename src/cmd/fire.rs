@@ -57,6 +57,7 @@ pub(crate) async fn run(args: FireArgs) -> Result<u8, Fail> {
         ));
     }
     let mut outcome = hooks.fire(event, input).await;
+    crate::telemetry::record(&args.event, &outcome);
     outcome.warnings.extend(handoff);
     if codex {
         answer_codex(&mut outcome);
