@@ -16,11 +16,52 @@ mod telemetry;
     about = "A hook engine for AI agents: runs Claude Code, gemini-cli, Codex, jcli and picoclaw hooks"
 )]
 struct Cli {
+    #[command(flatten)]
+    global: Global,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The options every command takes.
+#[derive(clap::Args, Debug)]
+struct Global {
     /// Log format on stderr (filter with RUST_LOG, e.g. RUST_LOG=hookshot=debug).
     #[arg(long, value_enum, default_value_t = LogFormat::Text, global = true)]
     log_format: LogFormat,
+}
+
+/// `hookshot fire` and nothing else: what an agent starts on every event.
+#[derive(Parser, Debug)]
+#[command(name = "hookshot")]
+struct FireOnly {
+    #[command(flatten)]
+    global: Global,
     #[command(subcommand)]
-    command: Command,
+    command: FireCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum FireCommand {
+    Fire(cmd::fire::FireArgs),
+}
+
+/// The command line. A `fire` is parsed by a parser that knows only
+/// `fire`: building every command's arguments was a measurable share of a
+/// one-shot fire. Whatever that parser refuses (help, a typo) goes to the
+/// full one, so every message is the same.
+fn parse() -> Result<Cli, clap::Error> {
+    if std::env::args_os().nth(1).is_some_and(|a| a == "fire")
+        && let Ok(FireOnly {
+            global,
+            command: FireCommand::Fire(args),
+        }) = FireOnly::try_parse()
+    {
+        return Ok(Cli {
+            global,
+            command: Command::Fire(args),
+        });
+    }
+    Cli::try_parse()
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -94,14 +135,14 @@ impl From<hookshot::Error> for Fail {
 fn main() -> ExitCode {
     // Usage errors exit 1, never clap's 2: an agent reads 2 from a hook as
     // "block", with the usage text as the reason.
-    let cli = match Cli::try_parse() {
+    let cli = match parse() {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
             return ExitCode::from(if e.use_stderr() { 1 } else { 0 });
         }
     };
-    let telemetry = init_logging(cli.log_format);
+    let telemetry = init_logging(cli.global.log_format);
     // Hook work is waiting on child processes and pipes: one thread drives it
     // all, without waking worker threads for every pipe read.
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {

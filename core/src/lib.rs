@@ -21,7 +21,7 @@ pub mod tools;
 pub use event::{Dialect, EventKind, MatchTarget};
 pub use hook::{
     BACKGROUND_CEILING, Background, FailPolicy, HookAction, HookDef, HookOptions, MatcherSpec, McpStdio, ProcessSpec,
-    Provenance, SourceKind, ToolRule, main_argument,
+    Provenance, SourceKind, ToolRule, literal_alternatives, main_argument,
 };
 pub use outcome::Outcome;
 pub use output::{Decision, HookOutput, TailToolCall};

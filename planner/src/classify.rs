@@ -143,6 +143,21 @@ fn alternative(h: &Hir, full: bool) -> Option<Classified> {
 /// engine. `full` means the whole target must match (Claude's rule);
 /// otherwise a match anywhere counts (gemini's rule).
 pub fn probes(pattern: &str, full: bool) -> Option<Vec<Classified>> {
+    if let Some(alts) = hookshot_core::literal_alternatives(pattern) {
+        // What the parsed form of plain names gives, without parsing.
+        let probe = |lit: &str| match (lit.is_empty(), full) {
+            (_, true) => Probe::Exact(lit.to_string()),
+            (true, false) => Probe::Any,
+            (false, false) => Probe::Contains(lit.to_string()),
+        };
+        return Some(
+            alts.map(|a| Classified {
+                probe: probe(a),
+                one_line: false,
+            })
+            .collect(),
+        );
+    }
     let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
     let mut top = &hir;
     while let HirKind::Capture(c) = top.kind() {

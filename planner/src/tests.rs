@@ -292,7 +292,7 @@ proptest! {
 fn pattern() -> impl Strategy<Value = String> {
     let atom = prop::sample::select(vec![
         "a", "b", "ab", "_", "x_y", "<", ">", "\\.", "\\<", "\\>", "\\b", "\\B", "\\n", ".", " ", "[ab]", "\\d", "\\w",
-        "é", "\\A", "\\z",
+        "é", "\\A", "\\z", "-", "a1",
     ])
     .prop_map(String::from);
     let quant = prop::sample::select(vec!["", "", "", "*", "+", "?", "*?", "{2}"]);
@@ -321,7 +321,9 @@ fn pattern() -> impl Strategy<Value = String> {
 fn target_text() -> impl Strategy<Value = String> {
     prop_oneof![
         prop::collection::vec(
-            prop::sample::select(vec!['a', 'b', '_', '<', '>', '.', '\n', ' ', 'x', 'y', '1', 'é', 'A']),
+            prop::sample::select(vec![
+                'a', 'b', '_', '<', '>', '.', '\n', ' ', 'x', 'y', '1', 'é', 'A', '-'
+            ]),
             0..7
         )
         .prop_map(|v| v.into_iter().collect()),

@@ -96,8 +96,14 @@ fn tool_arg_filters(m: &str) -> Result<Option<Vec<(String, String)>>, String> {
     Ok(Some(out))
 }
 
+/// Checks the syntax only: the planner compiles every matcher once, into
+/// its sets; compiling each here too (automata, literal prefilters) was
+/// most of a one-shot `fire`'s own time.
 fn regex_check(m: &str) -> Result<(), String> {
-    regex::Regex::new(m).map(|_| ()).map_err(|e| {
+    if hookshot_core::literal_alternatives(m).is_some() {
+        return Ok(());
+    }
+    regex_syntax::Parser::new().parse(m).map(|_| ()).map_err(|e| {
         format!(
             "invalid matcher regex \"{m}\": {}",
             e.to_string().lines().last().unwrap_or("").trim()

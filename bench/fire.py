@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""`hookshot fire` as an agent runs it, against the spawn floor, same run.
+
+Each program is started with posix_spawn and waited for; the runs are
+interleaved (one of each per round) so the machine's drift hits all of
+them alike; the median of N rounds is reported, and each as a ratio to
+/bin/true. Cases:
+
+- true:      /bin/true, the floor of starting any program;
+- minimal:   a Rust program that reads one file and prints {} (the
+             practical floor for a program that answers);
+- nomatch:   hookshot fire BeforeTool with ten hooks whose matchers do not
+             match the tool;
+- match1:    hookshot fire with one matching command hook (`true`), beside
+             the hook alone spawned the same way (`hook`).
+
+    python3 bench/fire.py [--rounds N] [--hookshot target/release/hookshot]
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def spawn_wait(argv, env, stdin_fd, devnull):
+    t = time.perf_counter_ns()
+    pid = os.posix_spawn(
+        argv[0],
+        argv,
+        env,
+        file_actions=[
+            (os.POSIX_SPAWN_DUP2, stdin_fd, 0),
+            (os.POSIX_SPAWN_DUP2, devnull, 1),
+            (os.POSIX_SPAWN_DUP2, devnull, 2),
+        ],
+    )
+    _, status = os.waitpid(pid, 0)
+    elapsed = time.perf_counter_ns() - t
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{argv} exited {os.waitstatus_to_exitcode(status)}")
+    return elapsed
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=150)
+    ap.add_argument("--hookshot", default="target/release/hookshot")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    hookshot = os.path.abspath(args.hookshot)
+    work = tempfile.mkdtemp(prefix="hookshot-fire-bench.")
+    home = os.path.join(work, "home")
+    os.makedirs(home)
+    inp = os.path.join(work, "input.json")
+    with open(inp, "w") as f:
+        json.dump({"session_id": "s", "cwd": work, "hook_event_name": "BeforeTool",
+                   "tool_name": "read_file", "tool_input": {"absolute_path": "/etc/hosts"}}, f)
+    nomatch = os.path.join(work, "nomatch.json")
+    with open(nomatch, "w") as f:
+        json.dump({"hooks": {"BeforeTool": [
+            {"matcher": f"write_file_{i}|run_shell_command_{i}",
+             "hooks": [{"type": "command", "command": f"echo {i}", "name": f"h{i}"}]}
+            for i in range(10)]}}, f)
+    match1 = os.path.join(work, "match1.json")
+    with open(match1, "w") as f:
+        json.dump({"hooks": {"BeforeTool": [
+            {"matcher": "read_file", "hooks": [{"type": "command", "command": "/bin/true", "name": "t"}]}]}}, f)
+    src = os.path.join(work, "minimal.rs")
+    with open(src, "w") as f:
+        f.write('fn main() { let a: Vec<String> = std::env::args().collect();'
+                ' let _ = std::fs::read(&a[1]).unwrap(); println!("{{}}"); }\n')
+    minimal = os.path.join(work, "minimal")
+    subprocess.run(["rustc", "-O", "-o", minimal, src], check=True)
+
+    env = {"PATH": "/usr/bin:/bin", "HOME": home, "XDG_CONFIG_HOME": os.path.join(home, ".config")}
+    fire = [hookshot, "fire", "BeforeTool", "--workdir", work, "--input", inp, "--settings"]
+    cases = {
+        "true": ["/bin/true"],
+        "minimal": [minimal, inp],
+        "nomatch": fire + [nomatch],
+        "hook": ["/bin/true"],
+        "match1": fire + [match1],
+    }
+    devnull = os.open(os.devnull, os.O_RDWR)
+    stdin_fd = os.open(inp, os.O_RDONLY)
+    times = {k: [] for k in cases}
+    for _ in range(5):
+        for argv in cases.values():
+            spawn_wait(argv, env, stdin_fd, devnull)
+    for _ in range(args.rounds):
+        for name, argv in cases.items():
+            os.lseek(stdin_fd, 0, 0)
+            times[name].append(spawn_wait(argv, env, stdin_fd, devnull))
+    med = {k: statistics.median(v) / 1e6 for k, v in times.items()}
+    floor = med["true"]
+    result = {"rounds": args.rounds, "median_ms": med,
+              "ratio_to_true": {k: v / floor for k, v in med.items()},
+              "match1_minus_hook_ms": med["match1"] - med["hook"]}
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"{args.rounds} interleaved rounds, median wall time, posix_spawn + wait")
+    print("| case | ms | x /bin/true |")
+    print("|---|---:|---:|")
+    for k in ("true", "minimal", "nomatch", "hook", "match1"):
+        print(f"| {k} | {med[k]:.3f} | {med[k] / floor:.2f} |")
+    print(f"\nmatch1 - hook alone: {result['match1_minus_hook_ms']:.3f} ms "
+          f"(hookshot's own cost when one hook runs)")
+
+
+main()
