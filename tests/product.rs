@@ -473,6 +473,13 @@ fn uninstall_after_the_user_edited_the_file_keeps_their_edit_and_their_hooks() {
     assert!(text(&out).0.contains("RUNS #1"), "{:?}", text(&out));
     let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
     assert_eq!(doc["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"], 600000, "{doc}");
+    // gemini-cli runs the registered command; the imported hook answers.
+    p.write("proj/g.sh", "cat >/dev/null; echo 'no writes here' >&2; exit 2\n");
+    let command = registered_command(&settings, "BeforeTool");
+    let event = json!({"hook_event_name": "BeforeTool", "tool_name": "write_file", "tool_input": {"file_path": "a"}});
+    let out = agent_runs_with(&p, &command, event.to_string().as_bytes(), Some("GEMINI_PROJECT_DIR"));
+    assert_eq!(out.status.code(), Some(2), "{:?}", text(&out));
+    assert!(text(&out).1.contains("no writes here"), "{:?}", text(&out));
     doc["general"] = json!({"vimMode": true});
     std::fs::write(&settings, doc.to_string()).unwrap();
     let out = p
