@@ -81,6 +81,21 @@ fn all_errors_of_a_file_are_reported() {
 }
 
 #[test]
+fn a_regex_the_engine_refuses_is_the_file_s_error_with_its_line() {
+    // It parses, but compiles past the regex engine's size limit: the
+    // file is refused here, never left for the planner to fail on, which
+    // would stop every other file's hooks too.
+    let text = r#"{"hooks": {
+  "BeforeTool": [{"matcher": "(?:\\w{1000}){1000}", "hooks": [{"type": "command", "command": "x"}]}]
+}}"#;
+    let msg = errors("big.json", text);
+    assert!(
+        msg.contains("big.json:2:30: /hooks/BeforeTool/0/matcher: invalid matcher regex"),
+        "{msg}"
+    );
+}
+
+#[test]
 fn later_sources_override_enabled() {
     let a = parse_str("a.json", r#"{"hooksConfig": {"enabled": true}, "hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "a"}]}]}}"#).unwrap();
     let b = parse_str("b.json", r#"{"hooksConfig": {"enabled": false}}"#).unwrap();

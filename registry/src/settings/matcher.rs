@@ -96,14 +96,15 @@ fn tool_arg_filters(m: &str) -> Result<Option<Vec<(String, String)>>, String> {
     Ok(Some(out))
 }
 
-/// Checks the syntax only: the planner compiles every matcher once, into
-/// its sets; compiling each here too (automata, literal prefilters) was
-/// most of a one-shot `fire`'s own time.
+/// Plain names need no check; anything else is compiled, not only parsed:
+/// a regex can parse and still be refused by the engine (over its size
+/// limit), and that must be this file's problem, named with its line, not
+/// a planner error that stops every other file's hooks.
 fn regex_check(m: &str) -> Result<(), String> {
     if hookshot_core::literal_alternatives(m).is_some() {
         return Ok(());
     }
-    regex_syntax::Parser::new().parse(m).map(|_| ()).map_err(|e| {
+    regex::Regex::new(m).map(|_| ()).map_err(|e| {
         format!(
             "invalid matcher regex \"{m}\": {}",
             e.to_string().lines().last().unwrap_or("").trim()
