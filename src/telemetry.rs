@@ -174,13 +174,17 @@ pub(crate) fn counting() -> bool {
 
 /// Counts one answered event and its hook runs (nothing when metrics are
 /// not exported).
-pub(crate) fn record(event: &str, outcome: &Outcome) {
+/// Events are named as hookshot names them (`BeforeTool` whether the
+/// agent said `PreToolUse` or `pre_tool_execution`), as the spans do, so
+/// one dashboard counts every agent's events together.
+pub(crate) fn record(outcome: &Outcome) {
     let Some(i) = INSTRUMENTS.get() else { return };
+    let event = outcome.event.to_string();
     let decision = if outcome.is_blocked() { "block" } else { "allow" };
     i.events.add(
         1,
         &[
-            KeyValue::new("event", event.to_string()),
+            KeyValue::new("event", event.clone()),
             KeyValue::new("decision", decision),
         ],
     );
@@ -192,7 +196,7 @@ pub(crate) fn record(event: &str, outcome: &Outcome) {
         };
         let hook = [
             KeyValue::new("hook", r.hook.label().to_string()),
-            KeyValue::new("event", event.to_string()),
+            KeyValue::new("event", event.clone()),
         ];
         i.duration.record(r.captured.duration.as_secs_f64(), &hook);
         let mut attrs = hook.to_vec();

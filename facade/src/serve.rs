@@ -59,10 +59,37 @@ impl Default for Limits {
     }
 }
 
+/// One event the server answered, as an [`Observer`] is told of it.
+#[derive(Debug)]
+pub struct Fired<'a> {
+    /// The event's name as the client sent it.
+    pub event: &'a str,
+    /// Its input as received, when the observer asked for it.
+    pub input: Option<Map<String, Value>>,
+    /// What the hooks came to.
+    pub outcome: &'a crate::Outcome,
+    /// The answer as sent, in the event name's dialect.
+    pub output: &'a Value,
+}
+
 /// Told of every event the server answers, after the answer is made
-/// (`serve --record` saves them as test cases): the event's name as the
-/// client sent it, its input as received, and the outcome.
-pub type OnFire = Arc<dyn Fn(&str, Map<String, Value>, &crate::Outcome) + Send + Sync>;
+/// (`serve --record` saves them as test cases, metrics count them).
+#[derive(Clone)]
+pub struct Observer {
+    /// Whether the input is kept for it: a copy of every input, paid only
+    /// by an observer that reads them.
+    pub with_input: bool,
+    /// Called once per answered event.
+    pub on_fire: Arc<dyn Fn(Fired<'_>) + Send + Sync>,
+}
+
+impl std::fmt::Debug for Observer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Observer")
+            .field("with_input", &self.with_input)
+            .finish()
+    }
+}
 
 /// How often a server looks at its settings files for changes.
 const RELOAD_CHECK: Duration = Duration::from_secs(1);
@@ -79,7 +106,7 @@ fn ok(id: Value, result: Value) -> Value {
 /// when the request was `shutdown`.
 /// The line is taken, and dropped once parsed: a large request is not held
 /// twice while its event runs.
-pub async fn handle(hooks: &HookSystem, line: String, on_fire: Option<&OnFire>) -> (Option<Value>, bool) {
+pub async fn handle(hooks: &HookSystem, line: String, observer: Option<&Observer>) -> (Option<Value>, bool) {
     let parsed = serde_json::from_str::<Value>(&line);
     drop(line);
     let mut msg: Value = match parsed {
@@ -137,13 +164,18 @@ pub async fn handle(hooks: &HookSystem, line: String, on_fire: Option<&OnFire>) 
                     );
                 }
             };
-            // Only a recording server pays for the copy.
-            let kept = on_fire.map(|_| input.clone());
+            let kept = observer.filter(|o| o.with_input).map(|_| input.clone());
             let outcome = hooks.fire(event, input).await;
-            if let (Some(f), Some(input)) = (on_fire, kept) {
-                f(name, input, &outcome);
+            let output = outcome.render(dialect);
+            if let Some(o) = observer {
+                (o.on_fire)(Fired {
+                    event: name,
+                    input: kept,
+                    outcome: &outcome,
+                    output: &output,
+                });
             }
-            let mut result = json!({"blocked": outcome.is_blocked(), "output": outcome.render(dialect)});
+            let mut result = json!({"blocked": outcome.is_blocked(), "output": output});
             if outcome.is_blocked() {
                 result["reason"] = json!(outcome.block_reason());
             }
@@ -171,7 +203,7 @@ struct Server {
     stopping: AtomicBool,
     total_bytes: Arc<Semaphore>,
     last_check: StdMutex<Instant>,
-    on_fire: Option<OnFire>,
+    observer: Option<Observer>,
 }
 
 impl Server {
@@ -324,7 +356,7 @@ where
         tasks.spawn(async move {
             let _permits = permits;
             let hooks = server.current();
-            let (answer, shutdown) = handle(&hooks, line, server.on_fire.as_ref()).await;
+            let (answer, shutdown) = handle(&hooks, line, server.observer.as_ref()).await;
             drop(hooks);
             if let Some(a) = answer
                 && !write_line(&writer, &a, server.limits.idle_timeout).await
@@ -442,12 +474,12 @@ pub async fn serve(hooks: HookSystem, socket: Option<PathBuf>, limits: Limits) -
     serve_with(hooks, socket, limits, None).await
 }
 
-/// [`serve`], telling `on_fire` of every event answered.
+/// [`serve`], telling `observer` of every event answered.
 pub async fn serve_with(
     hooks: HookSystem,
     socket: Option<PathBuf>,
     limits: Limits,
-    on_fire: Option<OnFire>,
+    observer: Option<Observer>,
 ) -> std::io::Result<()> {
     let (stop, _) = watch::channel(false);
     let server = Arc::new(Server {
@@ -457,7 +489,7 @@ pub async fn serve_with(
         stopping: AtomicBool::new(false),
         total_bytes: Arc::new(Semaphore::new(limits.max_buffered_total.max(1))),
         last_check: StdMutex::new(Instant::now()),
-        on_fire,
+        observer,
     });
     let bound = socket.as_deref().map(bind_private).transpose()?;
     let stdio = serve_connection(Arc::clone(&server), tokio::io::stdin(), tokio::io::stdout());

@@ -57,7 +57,7 @@ pub(crate) async fn run(args: FireArgs) -> Result<u8, Fail> {
         ));
     }
     let mut outcome = hooks.fire(event, input).await;
-    crate::telemetry::record(&args.event, &outcome);
+    crate::telemetry::record(&outcome);
     outcome.warnings.extend(handoff);
     if codex {
         answer_codex(&mut outcome);
@@ -91,10 +91,7 @@ pub(crate) async fn run(args: FireArgs) -> Result<u8, Fail> {
         eprintln!("{}", outcome.block_reason());
     }
     if let (Some(dir), Some(input)) = (&args.record, recorded_input) {
-        let case = crate::cmd::test::Case::recorded(&args.event, input, sources, &stdout, code);
-        if let Err(e) = case.save(dir) {
-            eprintln!("hookshot: warning: --record {}: {e}", dir.display());
-        }
+        crate::cmd::test::record(dir, &args.event, input, sources, &stdout, code);
     }
     Ok(code)
 }

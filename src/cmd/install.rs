@@ -221,7 +221,7 @@ pub(crate) enum Guarded {
 fn ours(hook: &Value) -> Option<(Guarded, &str)> {
     let cmd = hook.get("command").and_then(Value::as_str)?.trim();
     let named = |program: &str| {
-        Path::new(program.trim_matches('\''))
+        Path::new(&unquote(program))
             .file_name()
             .is_some_and(|n| n == "hookshot")
     };

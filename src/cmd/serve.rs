@@ -33,34 +33,21 @@ pub(crate) async fn run(args: ServeArgs) -> Result<u8, Fail> {
         max_connections: args.max_connections as usize,
         ..Default::default()
     };
-    let on_fire = (args.record.is_some() || crate::telemetry::counting()).then(|| {
+    let observer = (args.record.is_some() || crate::telemetry::counting()).then(|| {
         let (sources, record) = (args.sources.clone(), args.record.clone());
-        let on_fire: hookshot::serve::OnFire = std::sync::Arc::new(move |event, input, outcome| {
-            crate::telemetry::record(event, outcome);
-            if let Some(dir) = &record {
-                save_case(dir, &sources, event, input, outcome);
-            }
-        });
-        on_fire
+        hookshot::serve::Observer {
+            with_input: record.is_some(),
+            on_fire: std::sync::Arc::new(move |fired: hookshot::serve::Fired<'_>| {
+                crate::telemetry::record(fired.outcome);
+                if let (Some(dir), Some(input)) = (&record, fired.input) {
+                    let code = if fired.outcome.is_blocked() { 2 } else { 0 };
+                    crate::cmd::test::record(dir, fired.event, input, &sources, &fired.output.to_string(), code);
+                }
+            }),
+        }
     });
-    hookshot::serve::serve_with(hooks, args.socket, limits, on_fire)
+    hookshot::serve::serve_with(hooks, args.socket, limits, observer)
         .await
         .map_err(|e| Fail::Usage(format!("serve: {e}")))?;
     Ok(0)
-}
-
-/// `--record`: the event and its answer as a `hookshot test` case.
-fn save_case(
-    dir: &std::path::Path,
-    sources: &Sources,
-    event: &str,
-    input: serde_json::Map<String, serde_json::Value>,
-    outcome: &hookshot::Outcome,
-) {
-    let dialect = hookshot::EventKind::parse(event).map_or(hookshot::Dialect::Gemini, |(_, d)| d);
-    let code = if outcome.is_blocked() { 2 } else { 0 };
-    let case = crate::cmd::test::Case::recorded(event, input, sources, &outcome.render(dialect).to_string(), code);
-    if let Err(e) = case.save(dir) {
-        eprintln!("hookshot: warning: --record {}: {e}", dir.display());
-    }
 }

@@ -191,6 +191,15 @@ impl Case {
     }
 }
 
+/// `--record DIR` of `fire` and `serve`: the event and the answer given
+/// as a new case in `dir`; a case that cannot be written is a warning (the
+/// answer was already given).
+pub(crate) fn record(dir: &Path, event: &str, input: Map<String, Value>, sources: &Sources, stdout: &str, code: u8) {
+    if let Err(e) = Case::recorded(event, input, sources, stdout, code).save(dir) {
+        eprintln!("hookshot: warning: --record {}: {e}", dir.display());
+    }
+}
+
 /// One case's result.
 struct Ran {
     file: PathBuf,
