@@ -6,9 +6,11 @@
 For each N, writes a gemini settings file with N BeforeTool hooks whose
 matchers are N distinct tool names (literal substrings for the planner, the
 case that was quadratic), then times, as whole processes, `hookshot validate`
-(parse only) and `hookshot bench BeforeTool --plan-only` (load, compile the
-planner, plan). The baseline measured in the same run is the same commands
-on 10 hooks; the table gives seconds and the ratio to that baseline.
+(parse only), `hookshot list` (load, compile, print every hook), `hookshot
+fire` on a tool no matcher names (load, compile, plan, answer) and `hookshot
+bench BeforeTool --plan-only` (load, compile the planner, plan). The
+baseline measured in the same run is the same commands on 10 hooks; the
+table gives seconds (best of 5) and the ratio to that baseline.
 """
 import json
 import os
@@ -19,7 +21,7 @@ import time
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "target/release/hookshot")
 SIZES = [int(n) for n in sys.argv[2:]] or [10, 1000, 10000, 100000]
-RUNS = 3
+RUNS = 5
 
 
 CHUNK = 10000  # hooks per file: settings files are capped at 4 MiB
@@ -54,20 +56,27 @@ def main():
         inp = os.path.join(d, "in.json")
         with open(inp, "w") as f:
             json.dump({"tool_name": "tool_7_x", "tool_input": {}}, f)
+        miss = os.path.join(d, "miss.json")
+        with open(miss, "w") as f:
+            json.dump({"tool_name": "no_such_tool", "tool_input": {}}, f)
         rows = []
         for n in [10] + SIZES:
             files = settings(n, d)
             flags = [a for f in files for a in ("--settings", f)]
-            v = best([BIN, "validate"] + files, d)
-            p = best([BIN, "bench", "BeforeTool", "--input", inp, "--plan-only",
-                      "--iterations", "1", "--json"] + flags, d)
-            rows.append((n, v, p))
-        base_v, base_p = rows[0][1], rows[0][2]
-        print("| hooks | validate s | x 10 hooks | load+plan s | x 10 hooks |")
-        print("|---:|---:|---:|---:|---:|")
-        for n, v, p in rows[1:]:
-            print(f"| {n} | {v:.3f} | {v / base_v:.1f} | {p:.3f} | {p / base_p:.1f} |")
-
+            rows.append((n, [
+                best([BIN, "validate"] + files, d),
+                best([BIN, "list"] + flags, d),
+                best([BIN, "fire", "BeforeTool", "--input", miss] + flags, d),
+                best([BIN, "bench", "BeforeTool", "--input", inp, "--plan-only",
+                      "--iterations", "1", "--json"] + flags, d),
+            ]))
+        base = rows[0][1]
+        names = ["validate", "list", "fire", "load+plan"]
+        print("| hooks | " + " | ".join(f"{c} s | x 10 hooks" for c in names) + " |")
+        print("|---:|" + "---:|---:|" * len(names))
+        for n, times in rows[1:]:
+            cells = " | ".join(f"{t:.3f} | {t / b:.1f}" for t, b in zip(times, base))
+            print(f"| {n} | {cells} |")
 
 if __name__ == "__main__":
     main()

@@ -396,12 +396,18 @@ impl HookDef {
     /// only watch, so their failures stay warnings. Returns whether the
     /// hook changed.
     pub fn govern(&mut self, policy: FailPolicy) -> bool {
-        let observer = matches!(self.action, HookAction::Persistent { observe: Some(_), .. });
-        if policy == FailPolicy::Closed && !observer && self.fail != FailPolicy::Closed {
+        let changes = self.governed_by(policy);
+        if changes {
             self.fail = FailPolicy::Closed;
-            return true;
         }
-        false
+        changes
+    }
+
+    /// Whether [`HookDef::govern`] would change this hook (so a caller
+    /// holding shared hooks copies only those).
+    pub fn governed_by(&self, policy: FailPolicy) -> bool {
+        let observer = matches!(self.action, HookAction::Persistent { observe: Some(_), .. });
+        policy == FailPolicy::Closed && !observer && self.fail != FailPolicy::Closed
     }
 
     /// Whether it observes skipped tools (picoclaw's

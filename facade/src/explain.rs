@@ -105,8 +105,7 @@ impl HookSystem {
                 Verdict::Condition => Why::Condition,
                 Verdict::Duplicate(of) => Why::Duplicate(of),
                 Verdict::Runs(position) => {
-                    let print = self.fingerprints.get(&nesting::key(&hook)).copied();
-                    let print = print.unwrap_or_else(|| nesting::fingerprint(&hook, hook.provenance.file.as_deref()));
+                    let print = self.fingerprint_of(&hook);
                     if nesting.parent_hooks.contains(&print) {
                         Why::RunByParent
                     } else if nesting.depth >= MAX_DEPTH {

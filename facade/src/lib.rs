@@ -46,6 +46,7 @@
 pub mod background;
 pub mod builtins;
 mod explain;
+mod listed;
 pub mod metrics;
 pub mod nesting;
 pub mod serve;
@@ -68,6 +69,7 @@ pub use hookshot_registry::{
 };
 pub use hookshot_runner::{Hook, ModelClient, RunnerConfig};
 use hookshot_runner::{PlanRun, RunEnv, Runner};
+pub use listed::{Listed, ListedHook, ListedSource};
 pub use nesting::{MAX_DEPTH, PARENT_VAR};
 use serde_json::{Map, Value};
 use tracing::Instrument;
@@ -247,7 +249,9 @@ impl Builder {
         };
         let sources = spec.sources();
         let registry = Registry::load(&sources, &spec.trust);
-        let mut system = HookSystem::from_registry(registry, workdir, self.runner, self.strategy, self.session_id)?;
+        // Compiled once, below, with the code hooks: compiling the planner
+        // is a third of loading 100,000 hooks.
+        let mut system = HookSystem::assemble(registry, workdir, self.runner, self.strategy, self.session_id);
         system.loaded = fingerprint(&sources);
         system.reload_from = Some(spec);
         if let Some(m) = self.model {
@@ -367,8 +371,9 @@ pub struct HookSystem {
     /// is the agent (`replay`): given to the hooks of the events Claude
     /// Code gives it to.
     env_file: std::sync::OnceLock<PathBuf>,
-    /// Each planned hook's fingerprint ([`nesting::fingerprints`]).
-    fingerprints: std::collections::HashMap<usize, u64>,
+    /// The canonical path of each settings file hooks come from
+    /// ([`nesting::canonical_files`]), for [`HookSystem::fingerprint_of`].
+    canonical_files: std::collections::HashMap<PathBuf, PathBuf>,
     /// Sources and built-ins that could not be used: shown with every
     /// event's answer, and a block under the closed failure policy.
     load_warnings: Vec<String>,
@@ -403,12 +408,25 @@ impl HookSystem {
         strategy: Strategy,
         session_id: Option<String>,
     ) -> Result<HookSystem, Error> {
+        let mut system = HookSystem::assemble(registry, workdir, runner, strategy, session_id);
+        system.recompile()?;
+        Ok(system)
+    }
+
+    /// [`HookSystem::from_registry`] before its planner is compiled.
+    fn assemble(
+        registry: Registry,
+        workdir: PathBuf,
+        runner: RunnerConfig,
+        strategy: Strategy,
+        session_id: Option<String>,
+    ) -> HookSystem {
         let builtins = builtins::from_settings(registry.builtins(), &workdir);
         let mut runner = Runner::new(runner);
         for (name, hook) in builtins.in_process {
             runner.register(name, hook);
         }
-        let mut system = HookSystem {
+        HookSystem {
             load_warnings: load_warnings(&registry, &builtins.problems),
             builtin_problems: builtins.problems,
             registry,
@@ -426,12 +444,10 @@ impl HookSystem {
             strategy,
             nesting: std::sync::OnceLock::new(),
             env_file: std::sync::OnceLock::new(),
-            fingerprints: std::collections::HashMap::new(),
+            canonical_files: std::collections::HashMap::new(),
             background: Arc::default(),
             has_background: false,
-        };
-        system.recompile()?;
-        Ok(system)
+        }
     }
 
     /// Recompiles the planner over code, registry and session hooks, in
@@ -458,8 +474,11 @@ impl HookSystem {
             .chain(self.registry.hooks())
             .chain(&self.session_hooks)
             .map(|h| {
-                let mut governed = (**h).clone();
-                if governed.govern(policy) {
+                // Copied only when the policy changes it: cloning every hook
+                // was a sixth of loading 10,000.
+                if h.governed_by(policy) {
+                    let mut governed = (**h).clone();
+                    governed.govern(policy);
                     Arc::new(governed)
                 } else {
                     Arc::clone(h)
@@ -467,7 +486,7 @@ impl HookSystem {
             })
             .collect();
         self.planner = Planner::new(&hooks)?;
-        self.fingerprints = nesting::fingerprints(&hooks);
+        self.canonical_files = nesting::canonical_files(&hooks);
         self.has_background = hooks.iter().any(|h| h.options.background.is_on());
         Ok(())
     }
@@ -590,7 +609,7 @@ impl HookSystem {
             strategy: self.strategy,
             nesting: self.nesting.clone(),
             env_file: self.env_file.clone(),
-            fingerprints: std::collections::HashMap::new(),
+            canonical_files: std::collections::HashMap::new(),
             load_warnings: self.load_warnings.clone(),
             builtin_problems: self.builtin_problems.clone(),
             background: Arc::clone(&self.background),
@@ -648,11 +667,19 @@ impl HookSystem {
         &self.session_id
     }
 
+    /// A hook's [`nesting::fingerprint`], its settings file canonical.
+    fn fingerprint_of(&self, hook: &HookDef) -> u64 {
+        let file = hook.provenance.file.as_deref();
+        let real = file.map(|f| self.canonical_files.get(f).map_or(f, PathBuf::as_path));
+        nesting::fingerprint(hook, real)
+    }
+
     /// Every defined hook, as `hookshot list` and the sidecar's `list` show
     /// it: event, name, matcher, source, dialect, where it is written, its
     /// precedence (run order; none when it does not run) and its state
-    /// (`active`, `untrusted`, `disabled`).
-    pub fn describe_hooks(&self) -> Value {
+    /// (`active`, `untrusted`, `disabled`); then each source that gave no
+    /// hooks because it is untrusted or broken, with why.
+    pub fn describe_hooks(&self) -> Vec<Listed<'_>> {
         let reg = &self.registry;
         let active = reg.hooks().iter().enumerate().map(|(i, h)| (h, Some(i), "active"));
         let skipped = reg.skipped().iter().map(|(h, why)| {
@@ -662,29 +689,41 @@ impl HookSystem {
             };
             (h, None, state)
         });
-        // A source that is untrusted (never parsed) or broken has no hooks
-        // to list: it is listed itself, with why.
         let sources = reg.problems().iter().map(|p| {
             let state = match p.kind {
                 ProblemKind::Untrusted => "untrusted",
                 ProblemKind::Broken | ProblemKind::Servers => "broken",
             };
-            serde_json::json!({"event": null, "name": null, "source": p.source.kind,
-                "at": p.source.path.display().to_string(), "precedence": null, "state": state,
-                "problem": p.message})
+            Listed::Source(ListedSource {
+                event: None,
+                name: None,
+                source: p.source.kind,
+                at: p.source.path.display().to_string(),
+                precedence: None,
+                state,
+                problem: &p.message,
+            })
         });
-        Value::Array(
-            active
-                .chain(skipped)
-                .map(|(h, precedence, state)| {
-                    serde_json::json!({"event": h.event, "name": h.label(), "command": h.command(),
-                        "matcher": h.matcher, "source": h.source, "dialect": h.dialect,
-                        "at": h.provenance.to_string(), "precedence": precedence, "sequential": h.sequential,
-                        "timeout_ms": h.timeout.as_millis() as u64, "fail": h.fail, "state": state})
+        active
+            .chain(skipped)
+            .map(|(h, precedence, state)| {
+                Listed::Hook(ListedHook {
+                    event: h.event,
+                    name: h.label(),
+                    command: h.command(),
+                    matcher: &h.matcher,
+                    source: h.source,
+                    dialect: h.dialect,
+                    at: h.provenance.to_string(),
+                    precedence,
+                    sequential: h.sequential,
+                    timeout_ms: u64::try_from(h.timeout.as_millis()).unwrap_or(u64::MAX),
+                    fail: h.fail,
+                    state,
                 })
-                .chain(sources)
-                .collect(),
-        )
+            })
+            .chain(sources)
+            .collect()
     }
 
     /// Whether any hook registered for `event` satisfies `pred` (matchers
@@ -885,8 +924,7 @@ impl HookSystem {
         let (hooks, prints): (Vec<Arc<HookDef>>, Vec<u64>) = std::mem::take(&mut plan.hooks)
             .into_iter()
             .map(|h| {
-                let print = self.fingerprints.get(&nesting::key(&h)).copied();
-                let print = print.unwrap_or_else(|| nesting::fingerprint(&h, h.provenance.file.as_deref()));
+                let print = self.fingerprint_of(&h);
                 (h, print)
             })
             .filter(|(_, p)| !nesting.parent_hooks.contains(p))

@@ -74,28 +74,19 @@ pub fn fingerprint(hook: &HookDef, file: Option<&Path>) -> u64 {
     h.finish()
 }
 
-/// The fingerprints of `hooks`, by the address of each definition: computed
-/// when hooks are (re)compiled, so firing an event costs no file-system
-/// call. Each settings file is canonicalized once.
-pub fn fingerprints(hooks: &[Arc<HookDef>]) -> HashMap<usize, u64> {
-    let mut canonical: HashMap<&Path, PathBuf> = HashMap::new();
-    hooks
-        .iter()
-        .map(|h| {
-            let file = h.provenance.file.as_deref().map(|f| {
-                canonical
-                    .entry(f)
-                    .or_insert_with(|| std::fs::canonicalize(f).unwrap_or_else(|_| f.to_path_buf()))
-                    .clone()
-            });
-            (key(h), fingerprint(h, file.as_deref()))
-        })
-        .collect()
-}
-
-/// The key of a definition in [`fingerprints`].
-pub fn key(hook: &Arc<HookDef>) -> usize {
-    Arc::as_ptr(hook) as usize
+/// The canonical path of each settings file `hooks` come from, found when
+/// hooks are (re)compiled, so firing an event costs no file-system call.
+/// Fingerprints themselves are hashed when a hook is about to run: most
+/// hooks of a large configuration never do.
+pub fn canonical_files(hooks: &[Arc<HookDef>]) -> HashMap<PathBuf, PathBuf> {
+    let mut canonical: HashMap<PathBuf, PathBuf> = HashMap::new();
+    for file in hooks.iter().filter_map(|h| h.provenance.file.as_deref()) {
+        if !canonical.contains_key(file) {
+            let real = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
+            canonical.insert(file.to_path_buf(), real);
+        }
+    }
+    canonical
 }
 
 /// The value of [`PARENT_VAR`] for the hooks of one plan.

@@ -184,7 +184,13 @@ pub async fn handle(hooks: &HookSystem, line: String, observer: Option<&Observer
             }
             (reply(ok(rid, result)), false)
         }
-        "list" => (reply(ok(rid, hooks.describe_hooks())), false),
+        "list" => (
+            reply(ok(
+                rid,
+                serde_json::to_value(hooks.describe_hooks()).unwrap_or_default(),
+            )),
+            false,
+        ),
         "stats" => (
             reply(ok(rid, serde_json::to_value(hooks.metrics()).unwrap_or_default())),
             false,

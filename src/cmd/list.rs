@@ -1,11 +1,12 @@
 //! `hookshot list`: the effective hooks, by event, with source, precedence
 //! and trust.
 
-use hookshot::{EventKind, HookSystem};
-use serde_json::Value;
+use std::io::Write;
+
+use hookshot::{EventKind, HookSystem, Listed, ListedHook, MatcherSpec};
 
 use crate::Fail;
-use crate::load::{Sources, build, parse_dialect};
+use crate::load::{Sources, build};
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct ListArgs {
@@ -23,64 +24,77 @@ pub(crate) fn run(args: ListArgs) -> Result<u8, Fail> {
 }
 
 fn list(hooks: &HookSystem, as_json: bool) {
-    let described = hooks.describe_hooks();
-    let rows = described.as_array().cloned().unwrap_or_default();
-    if as_json {
-        println!("{}", Value::Array(rows));
-        return;
-    }
+    let rows = hooks.describe_hooks();
+    // One write per buffer, not per line: 10,000 hooks are 10,000 lines.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = if as_json {
+        serde_json::to_writer(&mut out, &rows)
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(out))
+    } else {
+        write_list(&mut out, hooks, &rows)
+    };
+    // A closed pipe (`hookshot list | head`) ends the listing, not the process.
+    let _ = written.and_then(|()| out.flush());
+}
+
+fn write_list(out: &mut impl Write, hooks: &HookSystem, rows: &[Listed<'_>]) -> std::io::Result<()> {
     for p in hooks.registry().problems() {
         let state = match p.kind {
             hookshot::ProblemKind::Untrusted => "untrusted",
             hookshot::ProblemKind::Broken | hookshot::ProblemKind::Servers => "broken",
         };
-        println!("{state} ({} source): {}", p.source.kind, p.message);
+        writeln!(out, "{state} ({} source): {}", p.source.kind, p.message)?;
     }
-    let rows: Vec<Value> = rows.into_iter().filter(|r| !r["event"].is_null()).collect();
-    if rows.is_empty() {
-        println!("no hooks");
-        return;
-    }
-    let mut events: Vec<String> = rows
+    let rows: Vec<&ListedHook<'_>> = rows
         .iter()
-        .map(|r| r["event"].as_str().unwrap_or("").to_string())
+        .filter_map(|r| match r {
+            Listed::Hook(h) => Some(h),
+            Listed::Source(_) => None,
+        })
         .collect();
-    events.dedup();
-    let mut seen = std::collections::BTreeSet::new();
-    for e in events {
-        if !seen.insert(e.clone()) {
-            continue;
+    if rows.is_empty() {
+        return writeln!(out, "no hooks");
+    }
+    // Events in the order they first appear, each with its hooks.
+    let mut events: Vec<EventKind> = Vec::new();
+    for r in &rows {
+        if !events.contains(&r.event) {
+            events.push(r.event);
         }
+    }
+    for e in events {
+        let of_event = || rows.iter().filter(move |r| r.event == e);
         // Each hook's own agent's name for the event, beside the canonical one.
-        let kind = EventKind::parse(&e).map(|(k, _)| k);
-        let mut names: Vec<&str> = rows
-            .iter()
-            .filter(|r| r["event"] == e.as_str())
-            .filter_map(|r| kind?.name_in(parse_dialect(r["dialect"].as_str()?).ok()?))
-            .filter(|n| *n != e)
+        let mut names: Vec<&str> = of_event()
+            .filter_map(|r| e.name_in(r.dialect))
+            .filter(|n| *n != e.canonical_name())
             .collect();
         names.sort_unstable();
         names.dedup();
         if names.is_empty() {
-            println!("{e}");
+            writeln!(out, "{e}")?;
         } else {
-            println!("{e} ({})", names.join(", "));
+            writeln!(out, "{e} ({})", names.join(", "))?;
         }
-        for r in rows.iter().filter(|r| r["event"] == e.as_str()) {
-            let m = match r["matcher"]["value"].clone() {
-                Value::Null => "*".to_string(),
-                Value::Array(v) => v.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("|"),
-                other => other.as_str().unwrap_or("").to_string(),
+        for r in of_event() {
+            let m = match r.matcher {
+                MatcherSpec::Any => "*".to_string(),
+                MatcherSpec::Exact(names) => names.join("|"),
+                MatcherSpec::Regex(p) | MatcherSpec::FullRegex(p) => p.clone(),
+                MatcherSpec::ToolArgs(rules) => rules
+                    .iter()
+                    .map(|(tool, glob)| format!("{tool}({glob})"))
+                    .collect::<Vec<_>>()
+                    .join("|"),
             };
-            let prec = r["precedence"].as_u64().map_or("-".to_string(), |p| p.to_string());
-            println!(
+            let prec = r.precedence.map_or("-".to_string(), |p| p.to_string());
+            writeln!(
+                out,
                 "  [{prec}] {} (matcher {m}, {} {}, {}) {}",
-                r["name"].as_str().unwrap_or(""),
-                r["source"].as_str().unwrap_or(""),
-                r["dialect"].as_str().unwrap_or(""),
-                r["state"].as_str().unwrap_or(""),
-                r["at"].as_str().unwrap_or("")
-            );
+                r.name, r.source, r.dialect, r.state, r.at
+            )?;
         }
     }
+    Ok(())
 }

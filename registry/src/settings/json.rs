@@ -156,15 +156,16 @@ impl Parser<'_> {
     pub(super) fn json_config(&mut self, top: &Map<String, Value>, hooks: &Map<String, Value>, dialect: Dialect) {
         // gemini keeps enabled/disabled under hooksConfig; older versions put
         // them inside hooks itself.
-        for (base, cfg) in [
-            ("/hooksConfig", top.get("hooksConfig")),
-            ("/hooks", Some(&Value::Object(hooks.clone()))),
-        ] {
+        let config = match top.get("hooksConfig") {
+            Some(Value::Object(cfg)) => Some(cfg),
+            Some(other) => {
+                self.error("/hooksConfig", format!("expected an object, found {}", kind_of(other)));
+                None
+            }
+            None => None,
+        };
+        for (base, cfg) in [("/hooksConfig", config), ("/hooks", Some(hooks))] {
             let Some(cfg) = cfg else { continue };
-            let Some(cfg) = cfg.as_object() else {
-                self.error(base, format!("expected an object, found {}", kind_of(cfg)));
-                continue;
-            };
             match cfg.get("enabled") {
                 Some(Value::Bool(b)) => self.out.enabled = Some(*b),
                 Some(other) => self.error(
