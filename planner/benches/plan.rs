@@ -114,10 +114,10 @@ fn bench(c: &mut Criterion) {
         let planner = Planner::new(&hooks).expect("matchers compile");
         let scan = ScanCompiled::new(&hooks);
         // The three agree on every target before any is timed.
-        for i in 0..names.len() {
+        for (i, name) in names.iter().enumerate() {
             let labels = |p: &[Arc<HookDef>]| p.iter().map(|h| h.identity.clone()).collect::<Vec<_>>();
             let planned = planner.plan_uncached(EventKind::BeforeTool, target(i)).hooks;
-            assert_eq!(labels(&planned), labels(&scan.plan(&names[i])), "target {}", names[i]);
+            assert_eq!(labels(&planned), labels(&scan.plan(name)), "target {name}");
             assert_eq!(
                 labels(&planned),
                 labels(&planner.plan(EventKind::BeforeTool, target(i)).hooks)
