@@ -9,7 +9,9 @@
 #    0.61 and the tokio spawn floor and leaves each case's settings.json and
 #    the hook input it used (SETTINGS_OUT);
 # 3. runs `hookshot bench` on those same files;
-# 4. prints a Markdown table of ratios (hookshot / gemini, hookshot / floor).
+# 4. prints a Markdown table of ratios (hookshot / gemini, hookshot / floor);
+# 5. runs bench/fire.py, bench/load.py and bench/serve.py (each prints its
+#    own table against a baseline of the same run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$(pwd)"
@@ -72,3 +74,11 @@ for name in ("plan_h1000", "plan_h10000"):
     gu = g["mean"] * (1000 if g["unit"] == "ms" else 1)
     print(f"| {name} | {h['plan_us']:.1f} µs | {gu:.0f} µs | | {h['plan_us']/gu:.4f} ({gu/h['plan_us']:.0f}x faster) | |")
 PY
+
+# Process-level figures, each against its own baseline in the same run.
+echo "[compare] fire as a process against /bin/true" >&2
+python3 bench/fire.py --hookshot "$BIN"
+echo "[compare] load time against the number of hooks" >&2
+python3 bench/load.py "$BIN"
+echo "[compare] sidecar throughput on stdio" >&2
+python3 bench/serve.py "$BIN"

@@ -144,8 +144,16 @@ fn main() -> ExitCode {
     };
     let telemetry = init_logging(cli.global.log_format);
     // Hook work is waiting on child processes and pipes: one thread drives it
-    // all, without waking worker threads for every pipe read.
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+    // all, without waking worker threads for every pipe read. The sidecar
+    // is the exception: it answers many events at once, and in-process
+    // guards (shell parsing, secret scanning) are CPU work every core can
+    // share.
+    let runtime = if matches!(cli.command, Command::Serve(_)) {
+        tokio::runtime::Builder::new_multi_thread().enable_all().build()
+    } else {
+        tokio::runtime::Builder::new_current_thread().enable_all().build()
+    };
+    let runtime = match runtime {
         Ok(r) => r,
         Err(e) => {
             eprintln!("hookshot: cannot start the runtime: {e}");

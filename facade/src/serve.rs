@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use hookshot_runner::LineReader;
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore, watch};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
 use crate::{EventKind, HookSystem};
 
@@ -260,15 +260,88 @@ impl Server {
 
 /// Writes one answer, giving up after `limit` (a client that does not read
 /// its answers); returns whether it was written.
-async fn write_line<W: AsyncWrite + Unpin>(writer: &Mutex<W>, v: &Value, limit: Duration) -> bool {
-    let mut line = v.to_string();
-    line.push('\n');
-    let write = async {
-        let mut w = writer.lock().await;
-        w.write_all(line.as_bytes()).await?;
-        w.flush().await
-    };
-    matches!(tokio::time::timeout(limit, write).await, Ok(Ok(())))
+/// One answer on its way out, with what it still holds: its request's
+/// budget permits (released once it is written, so a client that does not
+/// read keeps its budget spent) and, for a `shutdown`, who waits for it to
+/// be out before the server stops.
+struct Queued {
+    line: String,
+    limit: Duration,
+    _permits: Option<[OwnedSemaphorePermit; 3]>,
+    written: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+/// The answers of one connection, written by one task: whatever is ready
+/// goes out in one write. One write (and, on stdio, one trip through
+/// tokio's blocking pool) per answer was most of the sidecar's cost under
+/// pipelined requests.
+#[derive(Clone)]
+struct Answers(tokio::sync::mpsc::UnboundedSender<Queued>);
+
+impl Answers {
+    /// Starts the writer; it sets `broken` and stops when a write fails or
+    /// takes longer than the answer's limit (the client stopped reading).
+    fn start<W>(mut writer: W, broken: Arc<AtomicBool>) -> (Answers, tokio::task::JoinHandle<()>)
+    where
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Queued>();
+        let task = tokio::spawn(async move {
+            let mut batch: Vec<Queued> = Vec::new();
+            let mut bytes: Vec<u8> = Vec::new();
+            while let Some(first) = rx.recv().await {
+                batch.push(first);
+                while bytes.len() < (1 << 20)
+                    && let Ok(next) = rx.try_recv()
+                {
+                    batch.push(next);
+                }
+                bytes.clear();
+                for q in &batch {
+                    bytes.extend_from_slice(q.line.as_bytes());
+                    bytes.push(b'\n');
+                }
+                let limit = batch.iter().map(|q| q.limit).min().unwrap_or_default();
+                let write = async {
+                    writer.write_all(&bytes).await?;
+                    writer.flush().await
+                };
+                if !matches!(tokio::time::timeout(limit, write).await, Ok(Ok(()))) {
+                    broken.store(true, Ordering::Relaxed);
+                    return;
+                }
+                for q in batch.drain(..) {
+                    if let Some(done) = q.written {
+                        let _ = done.send(());
+                    }
+                }
+            }
+        });
+        (Answers(tx), task)
+    }
+
+    /// Queues an answer; it is written within `limit` or the connection is
+    /// broken.
+    fn send(&self, v: &Value, limit: Duration, permits: Option<[OwnedSemaphorePermit; 3]>) {
+        let _ = self.0.send(Queued {
+            line: v.to_string(),
+            limit,
+            _permits: permits,
+            written: None,
+        });
+    }
+
+    /// Queues an answer and waits until it is written; false if it was not.
+    async fn send_and_wait(&self, v: &Value, limit: Duration) -> bool {
+        let (done, written) = tokio::sync::oneshot::channel();
+        let queued = Queued {
+            line: v.to_string(),
+            limit,
+            _permits: None,
+            written: Some(done),
+        };
+        self.0.send(queued).is_ok() && written.await.is_ok()
+    }
 }
 
 /// What a request costs against the byte budgets.
@@ -283,13 +356,13 @@ where
     W: AsyncWrite + Unpin + Send + 'static,
 {
     let limits = server.limits;
-    let writer = Arc::new(Mutex::new(writer));
+    let broken = Arc::new(AtomicBool::new(false));
+    let (answers, written) = Answers::start(writer, Arc::clone(&broken));
     let mut reader = BufReader::new(reader);
     let mut lines = LineReader::new(limits.max_line);
     let mut stopped = server.stop.subscribe();
     let in_flight = Arc::new(Semaphore::new(limits.max_in_flight.max(1)));
     let bytes = Arc::new(Semaphore::new(limits.max_buffered.max(1)));
-    let broken = Arc::new(AtomicBool::new(false));
     let mut tasks = tokio::task::JoinSet::new();
     let mut quiet_since = tokio::time::Instant::now();
     while !*stopped.borrow() && !broken.load(Ordering::Relaxed) {
@@ -304,7 +377,7 @@ where
                 }
                 let e = error(Value::Null, -32000, format!(
                     "closing the connection: nothing received for {}s", limits.idle_timeout.as_secs_f64()));
-                write_line(&writer, &e, Duration::from_secs(1)).await;
+                answers.send_and_wait(&e, Duration::from_secs(1)).await;
                 break;
             }
         };
@@ -317,7 +390,7 @@ where
                     -32600,
                     format!("invalid request: line longer than {} bytes", limits.max_line),
                 );
-                write_line(&writer, &e, limits.idle_timeout).await;
+                answers.send(&e, limits.idle_timeout, None);
                 continue;
             }
             Ok(Some(true)) => {}
@@ -346,11 +419,11 @@ where
         };
         let Some(permits) = permits else {
             // Stopped while waiting: this request was sent after shutdown.
-            answer_after_shutdown(&writer, &line).await;
+            answer_after_shutdown(&answers, &line);
             break;
         };
         if server.stopping.load(Ordering::SeqCst) {
-            answer_after_shutdown(&writer, &line).await;
+            answer_after_shutdown(&answers, &line);
             continue;
         }
         // A shutdown takes effect before the next line is read, so what
@@ -358,19 +431,22 @@ where
         if line.contains("\"shutdown\"") && is_method(&line, "shutdown") {
             server.stopping.store(true, Ordering::SeqCst);
         }
-        let (server, writer, broken) = (Arc::clone(&server), Arc::clone(&writer), Arc::clone(&broken));
+        let (server, answers) = (Arc::clone(&server), answers.clone());
         tasks.spawn(async move {
-            let _permits = permits;
             let hooks = server.current();
-            let (answer, shutdown) = handle(&hooks, line, server.observer.as_ref()).await;
+            // Boxed: the request's future is large, and a task's future is
+            // moved whole when it is spawned and when it completes.
+            let (answer, shutdown) = Box::pin(handle(&hooks, line, server.observer.as_ref())).await;
             drop(hooks);
-            if let Some(a) = answer
-                && !write_line(&writer, &a, server.limits.idle_timeout).await
-            {
-                broken.store(true, Ordering::Relaxed);
-            }
             if shutdown {
+                // Its answer is out before the server stops.
+                if let Some(a) = answer {
+                    answers.send_and_wait(&a, server.limits.idle_timeout).await;
+                }
+                drop(permits);
                 server.begin_shutdown();
+            } else if let Some(a) = answer {
+                answers.send(&a, server.limits.idle_timeout, Some(permits));
             }
         });
         // Reap finished tasks as we go, so the set does not grow.
@@ -381,11 +457,14 @@ where
         while let Ok(Ok(Some(true))) = tokio::time::timeout(Duration::from_millis(50), lines.next(&mut reader)).await {
             let line = trimmed(lines.take());
             if !line.is_empty() {
-                answer_after_shutdown(&writer, &line).await;
+                answer_after_shutdown(&answers, &line);
             }
         }
     }
     while tasks.join_next().await.is_some() {}
+    // Every answer queued is written (or the client stopped reading).
+    drop(answers);
+    let _ = written.await;
 }
 
 /// The line as text without its surrounding whitespace, copied only when it
@@ -403,13 +482,13 @@ fn is_method(line: &str, method: &str) -> bool {
     serde_json::from_str::<Value>(line).is_ok_and(|v| v.get("method").and_then(Value::as_str) == Some(method))
 }
 
-async fn answer_after_shutdown<W: AsyncWrite + Unpin>(writer: &Mutex<W>, line: &str) {
+fn answer_after_shutdown(answers: &Answers, line: &str) {
     let id = serde_json::from_str::<Value>(line)
         .ok()
         .and_then(|v| v.get("id").cloned());
     if let Some(id) = id {
         let e = error(id, -32000, "the server is shutting down");
-        write_line(writer, &e, Duration::from_secs(1)).await;
+        answers.send(&e, Duration::from_secs(1), None);
     }
 }
 
