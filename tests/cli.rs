@@ -654,3 +654,30 @@ fn messages_name_things_the_way_their_users_do() {
     let o = hookshot().args(["serve", "--help"]).output().unwrap();
     assert!(String::from_utf8_lossy(&o.stdout).contains("fire, list, stats, shutdown"));
 }
+
+/// `list` names every matcher as written; a Claude argument filter
+/// (`Bash(git push*)`) was listed as an empty matcher.
+#[test]
+fn list_shows_argument_filters_and_every_hook_in_one_event_block() {
+    let dir = tempfile::tempdir().unwrap();
+    let settings = dir.path().join("s.json");
+    let hook = |m: &str| json!({"matcher": m, "hooks": [{"type": "command", "command": format!("echo {m}")}]});
+    let file = json!({"hooks": {"PreToolUse": [hook("Bash(git push*)"), hook("Edit|Write"), hook("*")]}});
+    std::fs::write(&settings, file.to_string()).unwrap();
+    let o = hookshot()
+        .args(["list", "--dialect", "claude", "--settings"])
+        .arg(&settings)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let said = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = said.lines().collect();
+    assert_eq!(lines[0], "BeforeTool (PreToolUse)", "{said}");
+    assert!(
+        lines[1].contains("(matcher Bash(git push*), cli claude, active) "),
+        "{said}"
+    );
+    assert!(lines[2].contains("(matcher Edit|Write, "), "{said}");
+    assert!(lines[3].contains("(matcher *, "), "{said}");
+    assert_eq!(lines.len(), 4, "{said}");
+}
