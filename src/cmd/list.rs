@@ -32,27 +32,22 @@ fn list(hooks: &HookSystem, as_json: bool) {
             .map_err(std::io::Error::from)
             .and_then(|()| writeln!(out))
     } else {
-        write_list(&mut out, hooks, &rows)
+        write_list(&mut out, &rows)
     };
     // A closed pipe (`hookshot list | head`) ends the listing, not the process.
     let _ = written.and_then(|()| out.flush());
 }
 
-fn write_list(out: &mut impl Write, hooks: &HookSystem, rows: &[Listed<'_>]) -> std::io::Result<()> {
-    for p in hooks.registry().problems() {
-        let state = match p.kind {
-            hookshot::ProblemKind::Untrusted => "untrusted",
-            hookshot::ProblemKind::Broken | hookshot::ProblemKind::Servers => "broken",
-        };
-        writeln!(out, "{state} ({} source): {}", p.source.kind, p.message)?;
+fn write_list(out: &mut impl Write, rows: &[Listed<'_>]) -> std::io::Result<()> {
+    // Sources that gave no hooks first, then the hooks by event.
+    let mut hooks: Vec<&ListedHook<'_>> = Vec::with_capacity(rows.len());
+    for r in rows {
+        match r {
+            Listed::Source(s) => writeln!(out, "{} ({} source): {}", s.state, s.source, s.problem)?,
+            Listed::Hook(h) => hooks.push(h),
+        }
     }
-    let rows: Vec<&ListedHook<'_>> = rows
-        .iter()
-        .filter_map(|r| match r {
-            Listed::Hook(h) => Some(h),
-            Listed::Source(_) => None,
-        })
-        .collect();
+    let rows = hooks;
     if rows.is_empty() {
         return writeln!(out, "no hooks");
     }
