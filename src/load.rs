@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 
 use clap::Args;
-use hookshot::{EventKind, HookSystem, TrustPolicy, TrustStore};
+use hookshot::{EventKind, HookSystem, TrustPolicy};
 use serde_json::{Map, Value};
 
 use crate::Fail;
@@ -64,16 +64,7 @@ pub(crate) fn trust_store_path() -> Option<PathBuf> {
 /// The trust store for loading: when it cannot be read, nothing in it is
 /// trusted and every source that needs trust says why.
 pub(crate) fn trust_policy(trust_project: bool) -> TrustPolicy {
-    let (store, store_error) = match trust_store_path().map(TrustStore::open) {
-        Some(Ok(s)) => (Some(s), None),
-        Some(Err(e)) => (None, Some(e.to_string())),
-        None => (None, Some("no trust store: set HOME or XDG_CONFIG_HOME".into())),
-    };
-    TrustPolicy {
-        trust_project,
-        store,
-        store_error,
-    }
+    TrustPolicy::from_store(trust_store_path(), trust_project)
 }
 
 pub(crate) fn build(sources: &Sources) -> Result<HookSystem, Fail> {

@@ -479,3 +479,56 @@ fn out_of_descriptors_the_server_waits_and_hooks_follow_the_failure_policy() {
     drop(crowd);
     shut_down(&mut child, &first);
 }
+
+#[test]
+fn a_revoked_approval_holds_in_a_running_sidecar() {
+    let dir = tempfile::tempdir().unwrap();
+    let (proj, home) = (dir.path().join("proj"), dir.path().join("home"));
+    std::fs::create_dir_all(proj.join(".claude")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let blocks = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "cat >/dev/null; echo 'no shell today' >&2; exit 2", "timeout": 5}]}]}});
+    std::fs::write(proj.join(".claude/settings.json"), blocks.to_string()).unwrap();
+    let hookshot = |args: &[&str]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_hookshot"));
+        c.args(args)
+            .arg("--workdir")
+            .arg(&proj)
+            .env("HOME", &home)
+            .env("XDG_CONFIG_HOME", home.join(".config"))
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("GEMINI_PROJECT_DIR");
+        c
+    };
+    let trusted = hookshot(&["trust", "--yes"]).output().unwrap();
+    assert!(trusted.status.success(), "{}", String::from_utf8_lossy(&trusted.stderr));
+    let socket = dir.path().join("s.sock");
+    let mut child = hookshot(&["serve", "--socket", socket.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    let stream = loop {
+        match std::os::unix::net::UnixStream::connect(&socket) {
+            Ok(s) => break s,
+            Err(e) => {
+                assert!(t.elapsed() < Duration::from_secs(10), "socket never came up: {e}");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+    };
+    assert_eq!(ask_on(&stream, FIRE_BASH)["result"]["blocked"], true);
+    // Only the trust store changes.
+    let revoked = hookshot(&["trust", "--revoke"]).output().unwrap();
+    assert!(revoked.status.success(), "{}", String::from_utf8_lossy(&revoked.stderr));
+    std::thread::sleep(Duration::from_millis(1200));
+    let r = ask_on(&stream, FIRE_BASH);
+    assert_eq!(
+        r["result"]["blocked"], false,
+        "the revoked project still runs its hooks: {r}"
+    );
+    assert!(r["result"]["warnings"].to_string().contains("not trusted"), "{r}");
+    shut_down(&mut child, &stream);
+}

@@ -248,11 +248,16 @@ impl Builder {
             trust: self.trust.clone(),
         };
         let sources = spec.sources();
+        // Taken before reading: an edit made while loading shows as a change.
+        let mut loaded = fingerprint(spec.watched(&sources));
         let registry = Registry::load(&sources, &spec.trust);
+        let processes = process_files(&registry, &workdir);
+        loaded.extend(fingerprint(processes.clone()));
         // Compiled once, below, with the code hooks: compiling the planner
         // is a third of loading 100,000 hooks.
         let mut system = HookSystem::assemble(registry, workdir, self.runner, self.strategy, self.session_id);
-        system.loaded = fingerprint(&sources);
+        system.loaded = loaded;
+        system.process_files = processes;
         system.reload_from = Some(spec);
         if let Some(m) = self.model {
             system.runner.set_model_client(m);
@@ -303,6 +308,24 @@ impl SourceSpec {
         }));
         sources
     }
+
+    /// What loading `sources` depends on besides discovery: the files
+    /// themselves, the trust store, and the scripts its approvals of these
+    /// files cover (an edited script makes its file untrusted).
+    fn watched(&self, sources: &[Source]) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = sources.iter().map(|s| s.path.clone()).collect();
+        out.extend(self.trust.path().map(Path::to_path_buf));
+        let Some(store) = &self.trust.store else {
+            return out;
+        };
+        for (scope, file) in sources.iter().filter(|s| s.kind.needs_trust()).map(Source::trust_key) {
+            let (scope, file) = (scope.display().to_string(), file.display().to_string());
+            if let Some(e) = store.entries().find(|e| e.project == scope && e.file == file) {
+                out.extend(e.covers.keys().map(|rel| Path::new(&e.project).join(rel)));
+            }
+        }
+        out
+    }
 }
 
 /// An agent that runs hookshot as one of its hooks.
@@ -329,16 +352,49 @@ fn agents_own_file(agent: Host, path: &Path) -> bool {
     }
 }
 
-/// What the files looked like: path, size and modification time each.
-type Fingerprint = Vec<(PathBuf, u64, Option<std::time::SystemTime>)>;
+/// A file as it is now: device, inode, size, modification and change
+/// time; `None` when it is missing. The change time moves on every write
+/// and the file's owner cannot set it back, so an edit that keeps the size
+/// and the modification time still shows, as does a file replaced by a
+/// rename.
+type FileState = Option<[i64; 7]>;
 
-fn fingerprint(sources: &[Source]) -> Fingerprint {
-    sources
+/// The files a load depended on, each with its state then.
+type Fingerprint = Vec<(PathBuf, FileState)>;
+
+fn file_state(path: &Path) -> FileState {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::metadata(path).ok()?;
+    Some([
+        m.dev() as i64,
+        m.ino() as i64,
+        m.size() as i64,
+        m.mtime(),
+        m.mtime_nsec(),
+        m.ctime(),
+        m.ctime_nsec(),
+    ])
+}
+
+/// The files the long-lived processes of `registry`'s hooks run, resolved
+/// against `workdir` ([`hookshot_registry::process_files`]).
+fn process_files(registry: &Registry, workdir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = registry
+        .hooks()
         .iter()
-        .map(|s| {
-            let meta = std::fs::metadata(&s.path).ok();
-            let len = meta.as_ref().map_or(0, std::fs::Metadata::len);
-            (s.path.clone(), len, meta.and_then(|m| m.modified().ok()))
+        .flat_map(|h| hookshot_registry::process_files(&h.action, workdir))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn fingerprint(paths: Vec<PathBuf>) -> Fingerprint {
+    paths
+        .into_iter()
+        .map(|p| {
+            let state = file_state(&p);
+            (p, state)
         })
         .collect()
 }
@@ -354,8 +410,11 @@ pub struct HookSystem {
     session_hooks: Vec<Arc<HookDef>>,
     /// Where `reload` reads from again.
     reload_from: Option<SourceSpec>,
-    /// The sources as they were when last loaded.
+    /// What the last load read, as it was then.
     loaded: Fingerprint,
+    /// The files the hooks' long-lived processes run: a server that keeps
+    /// those processes restarts them when one changes.
+    process_files: Vec<PathBuf>,
     /// Shared with the systems [`HookSystem::reloaded`] makes.
     audit: Option<Arc<builtins::audit::AuditLog>>,
     metrics: Arc<metrics::Metrics>,
@@ -434,6 +493,7 @@ impl HookSystem {
             session_hooks: Vec::new(),
             reload_from: None,
             loaded: Vec::new(),
+            process_files: Vec::new(),
             audit: builtins.audit.map(Arc::new),
             metrics: Arc::default(),
             event_budget: None,
@@ -491,6 +551,14 @@ impl HookSystem {
         Ok(())
     }
 
+    /// Says what this process is to the hookshots above it, instead of
+    /// reading it from the process tree at the first event: for a server
+    /// that answers for a client process, whose place in the tree is the
+    /// one that counts.
+    pub fn set_nesting(&mut self, nesting: nesting::Nesting) {
+        self.nesting = std::sync::OnceLock::from(nesting);
+    }
+
     /// Where hooks the agent does not wait for run (default: as tasks of
     /// this process), and the folder where detached runs leave their
     /// results for the session's next event. Set before the first event.
@@ -529,12 +597,18 @@ impl HookSystem {
     /// again every answer carries the problem as a warning (a block under
     /// the closed failure policy). Built-ins are not restarted.
     pub fn reload(&mut self) -> Result<(), Error> {
-        let Some(spec) = &self.reload_from else {
+        let Some(old) = self.reload_from.take() else {
             return Ok(());
         };
-        // Discovery runs again: a project file created since is found.
+        // The trust store is read again, so a revoked approval holds from
+        // this load on; discovery runs again, so a project file created
+        // since is found.
+        let spec = &*self.reload_from.insert(SourceSpec {
+            trust: old.trust.reopened(),
+            ..old
+        });
         let sources = spec.sources();
-        let loaded = fingerprint(&sources);
+        let mut loaded = fingerprint(spec.watched(&sources));
         let registry = Registry::load(&sources, &spec.trust);
         // A settings file caught half-written must not drop the guards it
         // held a moment ago: keep what was loaded until it is fixed.
@@ -549,6 +623,7 @@ impl HookSystem {
             // was not taken: every answer says it (the closed policy
             // blocks on it) until the file changes again.
             let why = broken.join("\n");
+            loaded.extend(fingerprint(self.process_files.clone()));
             self.loaded = loaded;
             self.load_warnings = load_warnings(&self.registry, &self.builtin_problems);
             self.load_warnings.extend(
@@ -559,6 +634,8 @@ impl HookSystem {
             return Err(Error::Broken(why));
         }
         self.load_warnings = load_warnings(&registry, &self.builtin_problems);
+        self.process_files = process_files(&registry, &self.workdir);
+        loaded.extend(fingerprint(self.process_files.clone()));
         self.registry = registry;
         self.loaded = loaded;
         self.recompile()
@@ -568,18 +645,23 @@ impl HookSystem {
     /// modification time) since the last load; cheap enough to call before
     /// every turn. Returns whether it reloaded.
     pub fn reload_if_changed(&mut self) -> Result<bool, Error> {
-        if !self.changed() {
+        if !self.sources_changed() {
             return Ok(false);
         }
         self.reload().map(|()| true)
     }
 
-    /// Whether a settings file appeared, vanished or changed since the last
-    /// load (a load that found it broken counts).
-    fn changed(&self) -> bool {
-        self.reload_from
-            .as_ref()
-            .is_some_and(|spec| fingerprint(&spec.sources()) != self.loaded)
+    /// Whether what the last load read changed since: a settings file
+    /// appeared, vanished or changed (a load that found it broken counts),
+    /// the trust store changed, or a script an approval covers did. A
+    /// long-lived server asks before each event, so that it answers as a
+    /// fresh load would.
+    pub fn sources_changed(&self) -> bool {
+        self.reload_from.as_ref().is_some_and(|spec| {
+            let mut now = spec.watched(&spec.sources());
+            now.extend(self.process_files.iter().cloned());
+            fingerprint(now) != self.loaded
+        })
     }
 
     /// When a settings file changed since the last load, the system to use
@@ -590,7 +672,7 @@ impl HookSystem {
     /// servers: events in flight finish on the old system while new ones
     /// use the new.
     pub fn reloaded(&self) -> Option<(HookSystem, Result<(), Error>)> {
-        if !self.changed() {
+        if !self.sources_changed() {
             return None;
         }
         let mut next = HookSystem {
@@ -599,6 +681,7 @@ impl HookSystem {
             session_hooks: self.session_hooks.clone(),
             reload_from: self.reload_from.clone(),
             loaded: self.loaded.clone(),
+            process_files: self.process_files.clone(),
             audit: self.audit.clone(),
             metrics: Arc::clone(&self.metrics),
             event_budget: self.event_budget,

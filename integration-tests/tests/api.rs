@@ -189,6 +189,7 @@ async fn reload_if_changed_notices_edits_and_new_project_files() {
             trust_project: true,
             store: None,
             store_error: None,
+            store_path: None,
         })
         .build()
         .unwrap();

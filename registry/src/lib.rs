@@ -36,7 +36,7 @@ pub use schema::schema;
 pub use settings::{
     AUDIT_KEEP, AUDIT_MAX_BYTES, BUILTINS, BuiltinSetting, MAX_TIMEOUT_SECS, SettingsFile, compile_matcher, parse,
 };
-pub use trust::{TrustEntry, TrustError, TrustStore, covered_files};
+pub use trust::{TrustEntry, TrustError, TrustStore, covered_files, process_files};
 
 /// One settings file to read, and the kind of source it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -333,6 +333,42 @@ pub struct TrustPolicy {
     /// Why the trust store could not be opened, if it could not: every
     /// source that needs trust is then untrusted, and this says why.
     pub store_error: Option<String>,
+    /// Where the store is, also when it could not be opened, so that it
+    /// can be read again ([`TrustPolicy::reopened`]).
+    pub store_path: Option<PathBuf>,
+}
+
+impl TrustPolicy {
+    /// The policy with the store at `path` as it is now: a store that
+    /// cannot be read trusts nothing, and every source that needs trust
+    /// says why.
+    pub fn from_store(path: Option<PathBuf>, trust_project: bool) -> TrustPolicy {
+        let (store, store_error) = match path.clone().map(TrustStore::open) {
+            Some(Ok(s)) => (Some(s), None),
+            Some(Err(e)) => (None, Some(e.to_string())),
+            None => (None, Some("no trust store: set HOME or XDG_CONFIG_HOME".into())),
+        };
+        TrustPolicy {
+            trust_project,
+            store,
+            store_error,
+            store_path: path,
+        }
+    }
+
+    /// Where the store is, if there is one.
+    pub fn path(&self) -> Option<&Path> {
+        self.store_path.as_deref().or(self.store.as_ref().map(TrustStore::path))
+    }
+
+    /// This policy with its store read again: an approval given or revoked
+    /// since holds from now on. A policy without a store stays as it is.
+    pub fn reopened(&self) -> TrustPolicy {
+        match self.path() {
+            Some(path) => TrustPolicy::from_store(Some(path.to_path_buf()), self.trust_project),
+            None => self.clone(),
+        }
+    }
 }
 
 impl Registry {

@@ -163,6 +163,33 @@ fn path_words(command: &str, project: &Path) -> Vec<String> {
         .collect()
 }
 
+/// The files that a long-lived process started for this hook runs (a
+/// persistent process's program and arguments, an MCP server's command and
+/// arguments, resolved against `project`), as they exist now. A process
+/// started once keeps running what it read at start, so whoever keeps one
+/// alive across events watches these to restart it when they change.
+pub fn process_files(action: &HookAction, project: &Path) -> Vec<PathBuf> {
+    let (words, base): (Vec<String>, &Path) = match action {
+        HookAction::Persistent { process, .. } => (
+            process.argv.iter().flat_map(|a| path_words(a, project)).collect(),
+            project,
+        ),
+        HookAction::McpTool { spawn: Some(s), .. } => (
+            std::iter::once(&s.command)
+                .chain(&s.args)
+                .flat_map(|a| path_words(a, project))
+                .collect(),
+            s.cwd.as_deref().unwrap_or(project),
+        ),
+        _ => return Vec::new(),
+    };
+    words
+        .iter()
+        .map(|w| hookshot_core::paths::lexical_join(base, w))
+        .filter(|p| p.is_file())
+        .collect()
+}
+
 /// The words of a hook's action that may name a file.
 fn hook_words(action: &HookAction, project: &Path) -> Vec<String> {
     match action {
