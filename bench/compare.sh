@@ -10,7 +10,7 @@
 #    the hook input it used (SETTINGS_OUT);
 # 3. runs `hookshot bench` on those same files;
 # 4. prints a Markdown table of ratios (hookshot / gemini, hookshot / floor);
-# 5. runs bench/fire.py, bench/load.py and bench/serve.py (each prints its
+# 5. runs bench/fire.py, bench/load.py, bench/serve.py and bench/warm.py (each prints its
 #    own table against a baseline of the same run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -82,3 +82,5 @@ echo "[compare] load time against the number of hooks" >&2
 python3 bench/load.py "$BIN"
 echo "[compare] sidecar throughput on stdio" >&2
 python3 bench/serve.py "$BIN"
+echo "[compare] warm process hooks across one-shot fires" >&2
+python3 bench/warm.py --hookshot "$BIN"

@@ -113,4 +113,5 @@ def main():
           f"(hookshot's own cost when one hook runs)")
 
 
-main()
+if __name__ == "__main__":
+    main()

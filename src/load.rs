@@ -87,10 +87,20 @@ pub(crate) fn build_for(sources: &Sources, hook_of: Option<hookshot::Host>) -> R
         b = b.model_client(std::sync::Arc::new(model));
     }
     let hooks = b.build()?;
-    for w in hooks.registry().warnings() {
-        eprintln!("hookshot: warning: {w}");
+    for w in registry_warnings(&hooks) {
+        eprintln!("{w}");
     }
     Ok(hooks)
+}
+
+/// What loading found to say about the settings (printed once loaded).
+pub(crate) fn registry_warnings(hooks: &HookSystem) -> Vec<String> {
+    hooks
+        .registry()
+        .warnings()
+        .iter()
+        .map(|w| format!("hookshot: warning: {w}"))
+        .collect()
 }
 
 /// Prints the sources that could not be used, for commands that fire no

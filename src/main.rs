@@ -64,6 +64,19 @@ fn parse() -> Result<Cli, clap::Error> {
     Cli::try_parse()
 }
 
+/// The arguments of a `fire` command line (without the program name), as
+/// `hookshot` would parse them.
+pub(crate) fn parse_fire(args: &[String]) -> Result<cmd::fire::FireArgs, String> {
+    match Cli::try_parse_from(std::iter::once("hookshot").chain(args.iter().map(String::as_str))) {
+        Ok(Cli {
+            command: Command::Fire(args),
+            ..
+        }) => Ok(args),
+        Ok(_) => Err("not a fire command line".into()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum LogFormat {
     Text,
@@ -115,6 +128,9 @@ enum Command {
     /// Run declarative hook tests (`*.test.json` case files): one line per
     /// case, then `N passed, N failed`; exit 1 if any failed.
     Test(cmd::test::TestArgs),
+    /// The warm server `fire --warm` starts (not for direct use).
+    #[command(hide = true)]
+    WarmServer(cmd::warm::ServerArgs),
 }
 
 /// A failure the user must fix: printed, exit 1.
@@ -124,6 +140,16 @@ pub(crate) enum Fail {
     /// Settings diagnostics, printed as they are: they start with
     /// `path:line:column:` so editors and terminals link them.
     Settings(String),
+}
+
+impl Fail {
+    /// The failure as printed on stderr.
+    pub(crate) fn message(&self) -> String {
+        match self {
+            Fail::Settings(diagnostics) => diagnostics.clone(),
+            Fail::Usage(msg) => format!("hookshot: {msg}"),
+        }
+    }
 }
 
 impl From<hookshot::Error> for Fail {
@@ -148,7 +174,7 @@ fn main() -> ExitCode {
     // is the exception: it answers many events at once, and in-process
     // guards (shell parsing, secret scanning) are CPU work every core can
     // share.
-    let runtime = if matches!(cli.command, Command::Serve(_)) {
+    let runtime = if matches!(cli.command, Command::Serve(_) | Command::WarmServer(_)) {
         tokio::runtime::Builder::new_multi_thread().enable_all().build()
     } else {
         tokio::runtime::Builder::new_current_thread().enable_all().build()
@@ -183,10 +209,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(fail) => {
-            match fail {
-                Fail::Settings(diagnostics) => eprintln!("{diagnostics}"),
-                Fail::Usage(msg) => eprintln!("hookshot: {msg}"),
-            }
+            eprintln!("{}", fail.message());
             ExitCode::from(1)
         }
     }
@@ -280,5 +303,6 @@ async fn run(command: Command) -> Result<u8, Fail> {
             Ok(0)
         }
         Command::Test(args) => cmd::test::run(args).await,
+        Command::WarmServer(args) => cmd::warm::serve(args).await,
     }
 }

@@ -498,7 +498,7 @@ fn answer_after_shutdown(answers: &Answers, line: &str) {
 /// exists and is not a socket is never removed, nor is the socket of a
 /// server still listening on it; a stale socket (nobody listening) is
 /// replaced.
-fn bind_private(path: &Path) -> std::io::Result<(tokio::net::UnixListener, u64)> {
+pub fn bind_private(path: &Path) -> std::io::Result<(tokio::net::UnixListener, u64)> {
     use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, PermissionsExt};
     let refuse = |kind, why: String| Err(std::io::Error::new(kind, why));
     match std::fs::symlink_metadata(path) {
@@ -540,7 +540,7 @@ fn bind_private(path: &Path) -> std::io::Result<(tokio::net::UnixListener, u64)>
 }
 
 /// Removes the socket at `path` if it is still the one this server made.
-fn remove_own_socket(path: &Path, ino: u64) {
+pub fn remove_own_socket(path: &Path, ino: u64) {
     use std::os::unix::fs::MetadataExt;
     if std::fs::symlink_metadata(path).is_ok_and(|m| m.ino() == ino) {
         let _ = std::fs::remove_file(path);

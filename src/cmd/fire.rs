@@ -17,7 +17,7 @@ pub(crate) struct FireArgs {
     #[arg(long, value_name = "FILE|-")]
     input: Option<String>,
     #[command(flatten)]
-    sources: Sources,
+    pub(crate) sources: Sources,
     /// Accepted for symmetry with `list` and `stats`: the answer is
     /// always JSON, in the event's dialect.
     #[arg(long, hide = true)]
@@ -32,6 +32,16 @@ pub(crate) struct FireArgs {
     /// session's next event: how a `fire` hands them off.
     #[arg(long, value_name = "FILE", hide = true)]
     background_job: Option<PathBuf>,
+    /// Ask a warm server for this user, project, settings and environment
+    /// to run the hooks, so persistent process hooks stay started between
+    /// events; the first event starts it and runs here. The answer is the
+    /// same either way (docs/CLI.md, "Warm fire").
+    #[arg(long)]
+    warm: bool,
+    /// A warm server started by this `fire` exits after this many seconds
+    /// without an event.
+    #[arg(long, value_name = "SECS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=86400))]
+    warm_idle: u64,
 }
 
 pub(crate) async fn run(args: FireArgs) -> Result<u8, Fail> {
@@ -42,29 +52,114 @@ pub(crate) async fn run(args: FireArgs) -> Result<u8, Fail> {
     }
     let input = read_input(args.input.as_deref())?;
     let recorded_input = args.record.as_ref().map(|_| input.clone());
+    let warm = match args.warm {
+        true => crate::cmd::warm::fire(sources, &args.event, &input, args.warm_idle).await,
+        false => None,
+    };
+    let answer = match warm {
+        Some(answer) => answer,
+        None => one_shot(event, dialect, input, sources).await?,
+    };
+    answer.print();
+    if let (Some(dir), Some(input)) = (&args.record, recorded_input) {
+        crate::cmd::test::record(dir, &args.event, input, sources, &answer.stdout, answer.code);
+    }
+    Ok(answer.code)
+}
+
+/// What `fire` prints and exits with, whoever ran the hooks: this process,
+/// or the warm server it asked (`--warm`), which must answer the same.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Answer {
+    /// The answer in the event's dialect (nothing printed when empty).
+    pub(crate) stdout: String,
+    /// Lines for stderr: warnings, then why the event was blocked.
+    pub(crate) stderr: Vec<String>,
+    /// 0, 2 for a block, 1 for a failure.
+    pub(crate) code: u8,
+}
+
+impl Answer {
+    /// Settings that could not be loaded, as `fire` reports them.
+    pub(crate) fn failed(fail: &Fail) -> Answer {
+        Answer {
+            stdout: String::new(),
+            stderr: vec![fail.message()],
+            code: 1,
+        }
+    }
+
+    fn print(&self) {
+        if !self.stdout.is_empty() {
+            println!("{}", self.stdout);
+        }
+        for line in &self.stderr {
+            eprintln!("{line}");
+        }
+    }
+}
+
+/// Loads the hooks in this process and fires the event.
+async fn one_shot(
+    event: EventKind,
+    dialect: hookshot::Dialect,
+    input: Map<String, Value>,
+    sources: &Sources,
+) -> Result<Answer, Fail> {
     let codex = from_codex(dialect, &input);
     let mut hooks = build_for(sources, calling_agent(event, dialect, codex))?;
     let spool = hookshot::background::spool::dir();
     hooks.set_background(hookshot::BackgroundMode::Elsewhere, spool.clone());
-    let mut handoff = None;
-    if hooks.plan(event, &input).iter().any(|h| h.options.background.is_on())
-        && let Err(e) = hand_off(&input, spool.as_deref())
-    {
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let handoff = hand_off_background(&hooks, event, &input, &argv).err();
+    if handoff.is_some() {
         // Run them within the event rather than not at all.
         hooks.set_background(hookshot::BackgroundMode::Inline, spool);
-        handoff = Some(format!(
-            "background hooks ran before the answer, not after it: they could not be handed off ({e})"
-        ));
     }
+    let answer = answer(&hooks, event, dialect, input, handoff).await;
+    // Observers were sent this event: let them read it before they go.
+    hooks.shutdown().await;
+    Ok(answer)
+}
+
+/// When the event has background hooks, hands them to a detached
+/// `hookshot` started with `argv` (this `fire`'s arguments); `Err` says
+/// why they could not be, and then they must run within the event.
+pub(crate) fn hand_off_background(
+    hooks: &hookshot::HookSystem,
+    event: EventKind,
+    input: &Map<String, Value>,
+    argv: &[std::ffi::OsString],
+) -> Result<(), String> {
+    if !hooks.plan(event, input).iter().any(|h| h.options.background.is_on()) {
+        return Ok(());
+    }
+    hand_off(input, hookshot::background::spool::dir().as_deref(), argv).map_err(|e| {
+        format!("background hooks ran before the answer, not after it: they could not be handed off ({e})")
+    })
+}
+
+/// Fires the event and renders what `fire` prints. `handoff` is the
+/// warning to give when background hooks had to run within the event.
+pub(crate) async fn answer(
+    hooks: &hookshot::HookSystem,
+    event: EventKind,
+    dialect: hookshot::Dialect,
+    input: Map<String, Value>,
+    handoff: Option<String>,
+) -> Answer {
+    let codex = from_codex(dialect, &input);
     let mut outcome = hooks.fire(event, input).await;
     crate::telemetry::record(&outcome);
     outcome.warnings.extend(handoff);
     if codex {
         answer_codex(&mut outcome);
     }
-    for w in &outcome.warnings {
-        eprintln!("hookshot: warning: {w}");
-    }
+    let mut stderr: Vec<String> = outcome
+        .warnings
+        .iter()
+        .map(|w| format!("hookshot: warning: {w}"))
+        .collect();
     // Claude Code reads a WorktreeCreate command hook's answer as a path on
     // stdout; no path fails the creation.
     let (stdout, code) =
@@ -72,7 +167,7 @@ pub(crate) async fn run(args: FireArgs) -> Result<u8, Fail> {
             match outcome.output.extra.get("worktreePath").and_then(Value::as_str) {
                 Some(path) if !path.is_empty() => (path.to_string(), 0),
                 _ => {
-                    eprintln!("hookshot: no WorktreeCreate hook answered with a worktree path");
+                    stderr.push("hookshot: no WorktreeCreate hook answered with a worktree path".into());
                     (String::new(), 1)
                 }
             }
@@ -82,18 +177,10 @@ pub(crate) async fn run(args: FireArgs) -> Result<u8, Fail> {
                 if outcome.is_blocked() { 2 } else { 0 },
             )
         };
-    if !stdout.is_empty() {
-        println!("{stdout}");
-    }
-    // Observers were sent this event: let them read it before they go.
-    hooks.shutdown().await;
     if code == 2 {
-        eprintln!("{}", outcome.block_reason());
+        stderr.push(outcome.block_reason());
     }
-    if let (Some(dir), Some(input)) = (&args.record, recorded_input) {
-        crate::cmd::test::record(dir, &args.event, input, sources, &stdout, code);
-    }
-    Ok(code)
+    Answer { stdout, stderr, code }
 }
 
 /// The agent that runs this `fire` as one of its hooks, if any: Claude Code
@@ -157,14 +244,14 @@ fn answer_codex(outcome: &mut hookshot::Outcome) {
 /// (this very command line, with the input in a job file): the agent gets
 /// its answer now, and the hooks go on after this process has exited, out
 /// of its process group and its pipes, so the agent waits for neither.
-fn hand_off(input: &Map<String, Value>, spool: Option<&Path>) -> Result<(), String> {
+fn hand_off(input: &Map<String, Value>, spool: Option<&Path>, argv: &[std::ffi::OsString]) -> Result<(), String> {
     use std::os::unix::process::CommandExt;
     let spool = spool.ok_or("no state directory (set HOME or XDG_STATE_HOME)")?;
     let bytes = serde_json::to_vec(input).map_err(|e| e.to_string())?;
     let job = hookshot::background::spool::put_job(spool, &bytes).map_err(|e| format!("{}: {e}", spool.display()))?;
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
     let started = std::process::Command::new(exe)
-        .args(std::env::args_os().skip(1))
+        .args(argv)
         .arg("--background-job")
         .arg(&job)
         .stdin(std::process::Stdio::null())
@@ -172,10 +259,16 @@ fn hand_off(input: &Map<String, Value>, spool: Option<&Path>) -> Result<(), Stri
         .stderr(std::process::Stdio::null())
         .process_group(0)
         .spawn();
-    started.map(drop).map_err(|e| {
-        let _ = std::fs::remove_file(&job);
-        format!("cannot start: {e}")
-    })
+    // Reaped when it ends: a warm server lives on and must not collect
+    // zombies (a one-shot `fire` exits before it matters).
+    started
+        .map(|mut child| {
+            std::thread::spawn(move || child.wait());
+        })
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&job);
+            format!("cannot start: {e}")
+        })
 }
 
 /// The detached half of [`hand_off`]: runs the background hooks of the

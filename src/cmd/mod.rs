@@ -12,3 +12,4 @@ pub(crate) mod stats;
 pub(crate) mod test;
 pub(crate) mod trust;
 pub(crate) mod validate;
+pub(crate) mod warm;

@@ -1,0 +1,431 @@
+//! `fire --warm`: a `fire` that asks a long-lived server of this user's to
+//! run the hooks, so persistent process hooks (picoclaw's) are started once
+//! instead of once per event.
+//!
+//! What makes it safe to use for every event is that the answer cannot
+//! differ from a one-shot `fire`:
+//! - a server answers only for the exact context it was started in: the
+//!   same executable, working directory, source flags, environment and
+//!   umask (the socket's name is a hash of them, and every request carries
+//!   them in full to be compared);
+//! - before each event it checks what a fresh load would read (settings
+//!   files, discovery, the trust store, the scripts approvals cover, the
+//!   files its persistent processes run) and, if anything changed, loads
+//!   again from scratch, as a one-shot `fire` would, stopping the old
+//!   processes;
+//! - it renders the answer with the code a one-shot `fire` uses (stdout,
+//!   stderr lines, exit code); `--record` is done by the client;
+//! - whenever it cannot answer exactly so (a nested hookshot, a fixture
+//!   model, background hooks it cannot hand off, a request it cannot
+//!   read), the client runs the event itself.
+//!
+//! The socket lives in a folder only this user can enter
+//! (`$XDG_RUNTIME_DIR/hookshot`, else `/tmp/hookshot-<uid>`), is bound by
+//! the sidecar's rules (mode 0600, never over another file or a live
+//! server), and both ends check the other's user; the client also checks
+//! that the server runs this same executable. A server leaves when idle.
+
+use std::ffi::OsString;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use hookshot::{HookSystem, Host};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+
+use crate::Fail;
+use crate::cmd::fire::{Answer, answer, calling_agent, from_codex, hand_off_background};
+use crate::load::{Sources, build_for, parse_event, registry_warnings};
+
+/// The largest request a server reads; a larger event runs one-shot.
+const MAX_REQUEST: u64 = 64 << 20;
+/// A client that finds no server starts one at most this often, so events
+/// that come together (or a server that cannot start) do not each start one.
+const START_EVERY: Duration = Duration::from_secs(2);
+
+/// Everything a hook's run depends on that a server inherits at start
+/// instead of receiving with each event.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+struct Identity {
+    cwd: PathBuf,
+    sources: String,
+    env: Vec<(String, String)>,
+    umask: String,
+}
+
+impl Identity {
+    /// This process's; `None` when something cannot be carried as text (a
+    /// variable or folder name that is not UTF-8).
+    fn now(sources: &Sources) -> Option<Identity> {
+        let mut env = Vec::new();
+        for (k, v) in std::env::vars_os() {
+            env.push((k.into_string().ok()?, v.into_string().ok()?));
+        }
+        env.sort();
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        let umask = status
+            .lines()
+            .find_map(|l| l.strip_prefix("Umask:"))?
+            .trim()
+            .to_string();
+        Some(Identity {
+            cwd: std::env::current_dir().ok()?,
+            sources: format!("{sources:?}"),
+            env,
+            umask,
+        })
+    }
+
+    /// The server's socket name: the identity and the executable (its
+    /// path and file, so an upgraded hookshot gets a server of its own).
+    fn socket_name(&self, exe: &Path) -> Option<String> {
+        use std::hash::{Hash, Hasher};
+        let meta = std::fs::metadata(exe).ok()?;
+        let mut h = std::hash::DefaultHasher::new();
+        (self, exe, meta.ino(), meta.mtime(), meta.mtime_nsec()).hash(&mut h);
+        Some(format!("{:016x}", h.finish()))
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct Request {
+    identity: Identity,
+    /// The client's arguments, for handing background hooks off as it
+    /// would.
+    argv: Vec<String>,
+    event: String,
+    input: Map<String, Value>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Reply {
+    /// What to print and exit with.
+    Answer(Answer),
+    /// Why the client must run this event itself.
+    Oneshot(String),
+}
+
+/// The folder of this user's warm servers, made if missing, and used only
+/// when it is a real folder of this user's that nobody else may enter.
+fn private_dir() -> Option<PathBuf> {
+    let uid = nix::unistd::getuid().as_raw();
+    let dir = match std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from) {
+        Some(d) if d.is_absolute() => d.join("hookshot"),
+        _ => PathBuf::from(format!("/tmp/hookshot-{uid}")),
+    };
+    let _ = std::fs::DirBuilder::new().mode(0o700).create(&dir);
+    let m = std::fs::symlink_metadata(&dir).ok()?;
+    (m.is_dir() && m.uid() == uid && m.mode() & 0o077 == 0).then_some(dir)
+}
+
+/// Asks this context's warm server for the event's answer. `None` means
+/// the caller runs the event itself: no server yet (one is started for the
+/// next event), or a case only a one-shot run answers exactly.
+pub(crate) async fn fire(sources: &Sources, event: &str, input: &Map<String, Value>, idle: u64) -> Option<Answer> {
+    // A fixture model answers prompts from its first line in every process.
+    if sources.hook_model.is_some() {
+        return None;
+    }
+    // Under another hookshot, depth and the hooks to skip are read from
+    // this process's place in the process tree, which a server's is not.
+    let nesting = hookshot::nesting::Nesting::detect();
+    if nesting.depth > 0 {
+        return None;
+    }
+    let identity = Identity::now(sources)?;
+    let argv = std::env::args_os()
+        .skip(1)
+        .map(OsString::into_string)
+        .collect::<Result<Vec<String>, _>>()
+        .ok()?;
+    let exe = std::env::current_exe().ok()?;
+    let dir = private_dir()?;
+    let name = identity.socket_name(&exe)?;
+    let socket = dir.join(format!("{name}.sock"));
+    // Longer paths cannot be bound (sun_path is 108 bytes).
+    if socket.as_os_str().len() > 100 {
+        return None;
+    }
+    let stream = match tokio::net::UnixStream::connect(&socket).await {
+        Ok(s) => s,
+        Err(e) => {
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused
+            ) {
+                start_server(&exe, &dir, &name, &socket, idle, &argv);
+            }
+            return None;
+        }
+    };
+    let request = Request {
+        identity,
+        argv,
+        event: event.to_string(),
+        input: input.clone(),
+    };
+    match ask(stream, &exe, &request).await {
+        Ok(Reply::Answer(a)) => Some(a),
+        Ok(Reply::Oneshot(why)) => {
+            tracing::debug!("warm server: running here: {why}");
+            None
+        }
+        Err(e) => {
+            eprintln!("hookshot: warning: the warm server did not answer ({e}); the hooks run here");
+            None
+        }
+    }
+}
+
+/// Sends the request to a server that is this user's and runs this
+/// executable; reads its reply.
+async fn ask(stream: tokio::net::UnixStream, exe: &Path, request: &Request) -> Result<Reply, String> {
+    let peer = stream.peer_cred().map_err(|e| e.to_string())?;
+    let server_exe = peer
+        .pid()
+        .and_then(|p| std::fs::read_link(format!("/proc/{p}/exe")).ok());
+    if peer.uid() != nix::unistd::getuid().as_raw() || server_exe.as_deref() != Some(exe) {
+        return Err("the socket is not served by this hookshot of this user's".into());
+    }
+    let mut line = serde_json::to_vec(request).map_err(|e| e.to_string())?;
+    line.push(b'\n');
+    let (r, mut w) = stream.into_split();
+    // The write side stays open: the server reads its closing as the
+    // client giving up, and stops the event's hooks.
+    w.write_all(&line).await.map_err(|e| e.to_string())?;
+    let mut reply = String::new();
+    BufReader::new(r)
+        .read_line(&mut reply)
+        .await
+        .map_err(|e| e.to_string())?;
+    if reply.is_empty() {
+        return Err("it closed the connection".into());
+    }
+    serde_json::from_str(&reply).map_err(|e| format!("unreadable reply: {e}"))
+}
+
+/// Starts a detached server for this context, unless one was started
+/// moments ago; its stderr goes to `<name>.log` beside the socket.
+fn start_server(exe: &Path, dir: &Path, name: &str, socket: &Path, idle: u64, argv: &[String]) {
+    let log_path = dir.join(format!("{name}.log"));
+    let recent = std::fs::metadata(&log_path)
+        .and_then(|m| m.modified())
+        .is_ok_and(|t| t.elapsed().is_ok_and(|age| age < START_EVERY));
+    if recent {
+        return;
+    }
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(&log_path);
+    let Ok(log) = log else { return };
+    let started = std::process::Command::new(exe)
+        .arg("warm-server")
+        .arg("--socket")
+        .arg(socket)
+        .arg("--idle")
+        .arg(idle.to_string())
+        .arg("--")
+        .args(argv)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(log)
+        .spawn();
+    if let Err(e) = started {
+        tracing::debug!("cannot start a warm server: {e}");
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct ServerArgs {
+    /// Where to listen.
+    #[arg(long)]
+    socket: PathBuf,
+    /// Leave after this many seconds without a request.
+    #[arg(long)]
+    idle: u64,
+    /// The `fire` command line of the client that started it.
+    #[arg(last = true)]
+    fire: Vec<String>,
+}
+
+/// One server's state: its context, and a hook system per calling agent
+/// (which agent calls decides which of its own files are skipped).
+struct Server {
+    identity: Identity,
+    sources: Sources,
+    uid: u32,
+    systems: tokio::sync::Mutex<Vec<(Option<Host>, Arc<HookSystem>)>>,
+}
+
+impl Server {
+    /// The hook system for `host`, loaded again from scratch when anything
+    /// a load reads changed since (the old one stops once its events end).
+    async fn system(&self, host: Option<Host>) -> Result<Arc<HookSystem>, Fail> {
+        let mut systems = self.systems.lock().await;
+        let at = systems.iter().position(|(h, _)| *h == host);
+        if let Some(i) = at {
+            if !systems[i].1.sources_changed() {
+                return Ok(Arc::clone(&systems[i].1));
+            }
+            let (_, old) = systems.swap_remove(i);
+            eprintln!("hookshot: settings, trust or a hook's program changed; loading again");
+            tokio::spawn(retire(old));
+        }
+        let mut hooks = build_for(&self.sources, host)?;
+        hooks.set_background(hookshot::BackgroundMode::Elsewhere, hookshot::background::spool::dir());
+        // The client checked that it runs under no hookshot.
+        hooks.set_nesting(hookshot::nesting::Nesting::default());
+        let hooks = Arc::new(hooks);
+        systems.push((host, Arc::clone(&hooks)));
+        Ok(hooks)
+    }
+
+    async fn answer(&self, request: Request) -> Reply {
+        if request.identity != self.identity {
+            return Reply::Oneshot("this server was started for another context".into());
+        }
+        let (event, dialect) = match parse_event(&request.event) {
+            Ok(e) => e,
+            Err(fail) => return Reply::Answer(Answer::failed(&fail)),
+        };
+        let host = calling_agent(event, dialect, from_codex(dialect, &request.input));
+        let hooks = match self.system(host).await {
+            Ok(h) => h,
+            Err(fail) => return Reply::Answer(Answer::failed(&fail)),
+        };
+        let argv: Vec<OsString> = request.argv.into_iter().map(OsString::from).collect();
+        // The one-shot run hands off as well and, failing that, runs them
+        // within the event: its answer is the exact one.
+        if let Err(why) = hand_off_background(&hooks, event, &request.input, &argv) {
+            return Reply::Oneshot(why);
+        }
+        let mut answer = answer(&hooks, event, dialect, request.input, None).await;
+        answer.stderr.splice(0..0, registry_warnings(&hooks));
+        Reply::Answer(answer)
+    }
+
+    /// Answers one connection's request, unless the client leaves first
+    /// (then the event's hooks are stopped, as a one-shot `fire` killed by
+    /// its agent stops them).
+    async fn serve(&self, stream: tokio::net::UnixStream) {
+        if !stream.peer_cred().is_ok_and(|c| c.uid() == self.uid) {
+            return;
+        }
+        let (r, mut w) = stream.into_split();
+        let mut reader = BufReader::new(r.take(MAX_REQUEST));
+        let mut line = Vec::new();
+        let reply = match reader.read_until(b'\n', &mut line).await {
+            Ok(_) if line.ends_with(b"\n") => match serde_json::from_slice::<Request>(&line) {
+                Ok(request) => {
+                    drop(line);
+                    let gone = async {
+                        let mut byte = [0u8; 1];
+                        while matches!(reader.read(&mut byte).await, Ok(n) if n > 0) {}
+                    };
+                    tokio::select! {
+                        reply = self.answer(request) => reply,
+                        () = gone => return,
+                    }
+                }
+                Err(e) => Reply::Oneshot(format!("unreadable request: {e}")),
+            },
+            _ => Reply::Oneshot(format!("no request, or one over {MAX_REQUEST} bytes")),
+        };
+        if let Ok(mut bytes) = serde_json::to_vec(&reply) {
+            bytes.push(b'\n');
+            let _ = w.write_all(&bytes).await;
+        }
+    }
+}
+
+/// Stops a replaced hook system's processes once no event uses it.
+async fn retire(old: Arc<HookSystem>) {
+    while Arc::strong_count(&old) > 1 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    old.shutdown().await;
+}
+
+/// Counts a connection as active while it lives.
+struct Active(Arc<AtomicUsize>);
+
+impl Active {
+    fn new(count: &Arc<AtomicUsize>) -> Active {
+        count.fetch_add(1, Ordering::SeqCst);
+        Active(Arc::clone(count))
+    }
+}
+
+impl Drop for Active {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// `hookshot warm-server`: serves until idle, or until its socket is gone
+/// or replaced.
+pub(crate) async fn serve(args: ServerArgs) -> Result<u8, Fail> {
+    // Out of the agent's session and process group: it outlives the
+    // `fire` that started it, and the agent's signals are not for it.
+    let _ = nix::unistd::setsid();
+    let fire = crate::parse_fire(&args.fire).map_err(Fail::Usage)?;
+    let identity = Identity::now(&fire.sources).ok_or_else(|| Fail::Usage("no identity".into()))?;
+    let (listener, ino) =
+        hookshot::serve::bind_private(&args.socket).map_err(|e| Fail::Usage(format!("warm server: {e}")))?;
+    let server = Arc::new(Server {
+        identity,
+        sources: fire.sources,
+        uid: nix::unistd::getuid().as_raw(),
+        systems: tokio::sync::Mutex::new(Vec::new()),
+    });
+    let active = Arc::new(AtomicUsize::new(0));
+    let idle = Duration::from_secs(args.idle);
+    let mut last = tokio::time::Instant::now();
+    loop {
+        tokio::select! {
+            conn = listener.accept() => {
+                last = tokio::time::Instant::now();
+                let Ok((stream, _)) = conn else { continue };
+                let (server, guard) = (Arc::clone(&server), Active::new(&active));
+                tokio::spawn(async move {
+                    let _guard = guard;
+                    server.serve(stream).await;
+                });
+            }
+            () = tokio::time::sleep(Duration::from_secs(1)) => {
+                if active.load(Ordering::SeqCst) > 0 {
+                    last = tokio::time::Instant::now();
+                }
+                let ours = std::fs::symlink_metadata(&args.socket).is_ok_and(|m| m.ino() == ino);
+                if !ours || last.elapsed() >= idle {
+                    break;
+                }
+            }
+        }
+    }
+    // Clients from now on find no server and run one-shot; any that
+    // connected in between are told to.
+    hookshot::serve::remove_own_socket(&args.socket, ino);
+    while let Ok(Ok((stream, _))) = tokio::time::timeout(Duration::from_millis(10), listener.accept()).await {
+        let (_, mut w) = stream.into_split();
+        if let Ok(mut bytes) = serde_json::to_vec(&Reply::Oneshot("the warm server is leaving".into())) {
+            bytes.push(b'\n');
+            let _ = w.write_all(&bytes).await;
+        }
+    }
+    while active.load(Ordering::SeqCst) > 0 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    for (_, hooks) in server.systems.lock().await.drain(..) {
+        hooks.shutdown().await;
+    }
+    Ok(0)
+}

@@ -1,0 +1,368 @@
+//! `hookshot fire --warm`: answers exactly as a one-shot `fire`, keeps
+//! persistent process hooks started between events, and sees every change
+//! a fresh load would (settings, trust, the scripts trust covers, a
+//! process hook's program) at the next event.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+use common::Project;
+use serde_json::{Value, json};
+
+/// A picoclaw process hook that notes each start in `starts.log` and
+/// denies writes under secrets/ with `reason`.
+fn guard(reason: &str) -> String {
+    format!(
+        r#"import json, sys
+open("starts.log", "a").write("started\n")
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("id") is None:
+        continue
+    params = msg.get("params") or {{}}
+    if msg["method"] == "hook.before_tool" and "secrets/" in json.dumps(params.get("arguments", {{}})):
+        result = {{"action": "deny_tool", "reason": "{reason}"}}
+    else:
+        result = {{"action": "continue"}} if msg["method"] != "hook.hello" else {{"ok": True}}
+    print(json.dumps({{"jsonrpc": "2.0", "id": msg["id"], "result": result}}), flush=True)
+"#
+    )
+}
+
+fn write_to(path: &str) -> Value {
+    json!({"session_id": "s", "tool_name": "write_file", "tool_input": {"file_path": path, "content": "x"}})
+}
+
+/// `hookshot fire EVENT [--warm]` in the project, with a runtime folder of
+/// its own, `input` on stdin.
+fn fire(p: &Project, event: &str, warm: bool, args: &[&str], input: &Value) -> Output {
+    let mut c = p.command(&["fire", event, "--workdir", "proj", "--warm-idle", "30"]);
+    if warm {
+        c.arg("--warm");
+    }
+    c.args(args).env("XDG_RUNTIME_DIR", p.path("run"));
+    let mut child = c.spawn().unwrap();
+    use std::io::Write;
+    let _ = child.stdin.take().unwrap().write_all(input.to_string().as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+/// What a `fire` printed and how it exited.
+fn shown(o: &Output) -> (String, String, Option<i32>) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+        o.status.code(),
+    )
+}
+
+fn servers(p: &Project, ext: &str) -> Vec<PathBuf> {
+    std::fs::read_dir(p.path("run/hookshot"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.path())
+                .filter(|f| f.extension().is_some_and(|x| x == ext))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Waits until `ready` holds, for at most 20 s.
+fn wait_until(what: &str, ready: impl Fn() -> bool) {
+    let start = Instant::now();
+    while !ready() {
+        assert!(start.elapsed() < Duration::from_secs(20), "timed out waiting: {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn server_log(p: &Project) -> String {
+    servers(p, "log")
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap_or_default())
+        .collect()
+}
+
+fn starts(p: &Project) -> usize {
+    std::fs::read_to_string(p.path("proj/starts.log"))
+        .unwrap_or_default()
+        .lines()
+        .count()
+}
+
+/// A picoclaw project: `proj/config.json` runs `proj/guard.py`.
+fn picoclaw(p: &Project, reason: &str) {
+    p.write("proj/guard.py", &guard(reason));
+    p.write(
+        "proj/config.json",
+        &json!({"hooks": {"enabled": true, "processes": {"guard": {
+            "command": ["python3", "guard.py"], "intercept": ["before_tool"]}}}})
+        .to_string(),
+    );
+    std::fs::create_dir_all(p.path("run")).unwrap();
+    std::fs::set_permissions(p.path("run"), std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+}
+
+#[test]
+fn a_warm_fire_answers_as_a_one_shot_fire_and_keeps_the_process_hook_started() {
+    let p = Project::new();
+    picoclaw(&p, "secrets are off limits");
+    let settings = ["--settings", "proj/config.json"];
+    let deny = fire(&p, "before_tool", false, &settings, &write_to("secrets/k"));
+    let allow = fire(&p, "before_tool", false, &settings, &write_to("notes.txt"));
+    assert_eq!(deny.status.code(), Some(2), "{}", common::stderr(&deny));
+    assert_eq!(allow.status.code(), Some(0), "{}", common::stderr(&allow));
+    assert_eq!(starts(&p), 2, "one-shot fires start the process every time");
+
+    // No server yet: this event runs here, and starts one.
+    assert_eq!(
+        shown(&fire(&p, "before_tool", true, &settings, &write_to("secrets/k"))),
+        shown(&deny)
+    );
+    wait_until("a warm server", || !servers(&p, "sock").is_empty());
+    for (input, one_shot) in [("secrets/k", &deny), ("notes.txt", &allow), ("secrets/k", &deny)] {
+        let warm = fire(&p, "before_tool", true, &settings, &write_to(input));
+        assert_eq!(
+            shown(&warm),
+            shown(one_shot),
+            "warm and one-shot answers differ for {input}"
+        );
+    }
+    // Three one-shot starts, then one for the server's three events.
+    assert_eq!(starts(&p), 4, "the warm server did not keep the process hook started");
+
+    // Its program changes (the settings do not): the server starts the new
+    // one, as a one-shot fire would run it.
+    p.write("proj/guard.py", &guard("the new guard says no"));
+    let warm = fire(&p, "before_tool", true, &settings, &write_to("secrets/k"));
+    let fresh = fire(&p, "before_tool", false, &settings, &write_to("secrets/k"));
+    assert_eq!(shown(&warm), shown(&fresh));
+    assert!(
+        common::stderr(&warm).contains("the new guard says no"),
+        "{}",
+        common::stderr(&warm)
+    );
+    assert!(server_log(&p).contains("loading again"), "{}", server_log(&p));
+}
+
+fn claude_project(p: &Project, script: &str) {
+    p.write("proj/.hooks/guard.sh", script);
+    p.write(
+        "proj/.claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "sh .hooks/guard.sh"}]}]}})
+        .to_string(),
+    );
+    std::fs::create_dir_all(p.path("run")).unwrap();
+    std::fs::set_permissions(p.path("run"), std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+}
+
+fn bash() -> Value {
+    json!({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}})
+}
+
+fn trust(p: &Project, extra: &[&str]) {
+    let o = p.run(&[&["trust", "--yes", "--workdir", "proj"], extra].concat(), &json!({}));
+    assert!(o.status.success(), "{}", common::stderr(&o));
+}
+
+/// Sets a file's modification time back to what it was.
+fn keep_mtime(path: &Path, then: std::time::SystemTime) {
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(then)
+        .unwrap();
+}
+
+#[test]
+fn a_warm_server_sees_revoked_trust_and_edited_scripts_at_the_next_event() {
+    let p = Project::new();
+    claude_project(&p, "echo blocked-by-guard >&2; exit 2\n");
+    trust(&p, &[]);
+    let both = |why: &str| {
+        let warm = fire(&p, "PreToolUse", true, &[], &bash());
+        let one_shot = fire(&p, "PreToolUse", false, &[], &bash());
+        assert_eq!(shown(&warm), shown(&one_shot), "{why}");
+        warm
+    };
+    fire(&p, "PreToolUse", true, &[], &bash());
+    wait_until("a warm server", || !servers(&p, "sock").is_empty());
+    let o = both("trusted");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!server_log(&p).contains("loading again"));
+
+    // Revoked: only the trust store changed.
+    let revoke = p.run(&["trust", "--revoke", "--workdir", "proj"], &json!({}));
+    assert!(revoke.status.success(), "{}", common::stderr(&revoke));
+    let o = both("revoked");
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    assert!(common::stderr(&o).contains("not trusted"), "{}", common::stderr(&o));
+    assert!(server_log(&p).contains("loading again"), "{}", server_log(&p));
+
+    // Trusted again, then the script it runs is edited in place, same
+    // size and modification time: the approval no longer covers it.
+    trust(&p, &[]);
+    assert_eq!(both("trusted again").status.code(), Some(2));
+    let script = p.path("proj/.hooks/guard.sh");
+    let then = std::fs::metadata(&script).unwrap().modified().unwrap();
+    std::fs::write(&script, "echo blocked-by-guard >&2; exit 0\n").unwrap();
+    keep_mtime(&script, then);
+    let o = both("script edited");
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    assert!(
+        common::stderr(&o).contains("changed since it was trusted"),
+        "{}",
+        common::stderr(&o)
+    );
+}
+
+#[test]
+fn a_runtime_folder_others_may_enter_is_not_used() {
+    let p = Project::new();
+    picoclaw(&p, "no");
+    std::fs::create_dir_all(p.path("run/hookshot")).unwrap();
+    std::fs::set_permissions(
+        p.path("run/hookshot"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o777),
+    )
+    .unwrap();
+    let settings = ["--settings", "proj/config.json"];
+    let one_shot = fire(&p, "before_tool", false, &settings, &write_to("secrets/k"));
+    for _ in 0..3 {
+        let warm = fire(&p, "before_tool", true, &settings, &write_to("secrets/k"));
+        assert_eq!(shown(&warm), shown(&one_shot));
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    assert!(
+        servers(&p, "sock").is_empty(),
+        "a server listened in a folder others can enter"
+    );
+    assert_eq!(starts(&p), 4, "every event ran one-shot");
+}
+
+fn alive(pid: i32) -> bool {
+    // A zombie has no exe link to read.
+    std::fs::read_link(format!("/proc/{pid}/exe")).is_ok()
+}
+
+#[test]
+fn a_client_that_is_killed_takes_its_event_hooks_with_it_and_an_idle_server_leaves() {
+    let p = Project::new();
+    claude_project(&p, "echo $$ > pid; exec sleep 30\n");
+    let warm = |p: &Project| {
+        let mut c = p.command(&["fire", "PreToolUse", "--workdir", "proj", "--trust-project"]);
+        c.args(["--warm", "--warm-idle", "2"])
+            .env("XDG_RUNTIME_DIR", p.path("run"));
+        c
+    };
+    let mut first = warm(&p).spawn().unwrap();
+    drop(first.stdin.take());
+    wait_until("a warm server", || !servers(&p, "sock").is_empty());
+    // The one-shot run of that first event is still waiting on its hook;
+    // told to stop, it stops its hook too.
+    let _ = nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(first.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    );
+    let _ = first.wait();
+    let _ = std::fs::remove_file(p.path("proj/pid"));
+
+    let mut client = warm(&p).spawn().unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = client.stdin.take().unwrap();
+        stdin.write_all(bash().to_string().as_bytes()).unwrap();
+    }
+    wait_until("the hook to start", || {
+        std::fs::read_to_string(p.path("proj/pid")).is_ok_and(|s| s.trim().parse::<i32>().is_ok())
+    });
+    let hook: i32 = std::fs::read_to_string(p.path("proj/pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(alive(hook));
+    client.kill().unwrap();
+    client.wait().unwrap();
+    wait_until("the hook of the killed client's event to stop", || !alive(hook));
+    // Nothing to do for two seconds: the server leaves, socket and all.
+    wait_until("the idle server to leave", || servers(&p, "sock").is_empty());
+}
+
+/// The pid of the warm server listening under this project's runtime folder.
+fn server_pid(p: &Project) -> i32 {
+    let run = p.path("run").display().to_string();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .find(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| {
+                let c = String::from_utf8_lossy(&c);
+                c.contains("warm-server") && c.contains(&run)
+            })
+        })
+        .expect("no warm server process")
+}
+
+fn zombie_children(pid: i32) -> Vec<i32> {
+    let children = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).unwrap_or_default();
+    let threads: Vec<String> = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    let all: String = threads
+        .iter()
+        .map(|t| std::fs::read_to_string(format!("/proc/{pid}/task/{t}/children")).unwrap_or_default())
+        .chain([children])
+        .collect::<Vec<_>>()
+        .join(" ");
+    all.split_whitespace()
+        .filter_map(|c| c.parse::<i32>().ok())
+        .filter(|c| {
+            std::fs::read_to_string(format!("/proc/{c}/stat"))
+                .is_ok_and(|s| s.rsplit_once(") ").is_some_and(|(_, rest)| rest.starts_with('Z')))
+        })
+        .collect()
+}
+
+#[test]
+fn background_hooks_handed_off_by_a_warm_server_leave_no_zombie() {
+    let p = Project::new();
+    p.write(
+        "proj/.claude/settings.json",
+        &json!({"hooks": {"PostToolUse": [{"matcher": "Write", "hooks": [
+            {"type": "command", "command": "cat >/dev/null; echo ran >> ../background.log", "async": true}]}]}})
+        .to_string(),
+    );
+    std::fs::create_dir_all(p.path("run")).unwrap();
+    std::fs::set_permissions(p.path("run"), std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    let wrote = json!({"session_id": "s", "hook_event_name": "PostToolUse", "tool_name": "Write",
+        "tool_input": {"file_path": "a.txt", "content": "x"}, "tool_response": {"success": true}});
+    let args = ["--trust-project"];
+    let one_shot = fire(&p, "PostToolUse", false, &args, &wrote);
+    fire(&p, "PostToolUse", true, &args, &wrote);
+    wait_until("a warm server", || !servers(&p, "sock").is_empty());
+    for _ in 0..3 {
+        assert_eq!(shown(&fire(&p, "PostToolUse", true, &args, &wrote)), shown(&one_shot));
+    }
+    let ran = || {
+        std::fs::read_to_string(p.path("background.log"))
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    wait_until("every background hook to run", || ran() == 5);
+    let server = server_pid(&p);
+    wait_until("the server to reap its background jobs", || {
+        zombie_children(server).is_empty()
+    });
+}
