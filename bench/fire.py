@@ -46,6 +46,26 @@ def spawn_wait(argv, env, stdin_fd, devnull):
     return elapsed
 
 
+def interleaved(cases, env, stdin_path, rounds, warmup):
+    """Median wall time in ms of each case (name -> argv), each run with
+    `stdin_path` on stdin, one run of every case per round so that the
+    machine's drift hits all of them alike."""
+    devnull = os.open(os.devnull, os.O_RDWR)
+    stdin_fd = os.open(stdin_path, os.O_RDONLY)
+    times = {k: [] for k in cases}
+    for _ in range(warmup):
+        for argv in cases.values():
+            os.lseek(stdin_fd, 0, 0)
+            spawn_wait(argv, env, stdin_fd, devnull)
+    for _ in range(rounds):
+        for name, argv in cases.items():
+            os.lseek(stdin_fd, 0, 0)
+            times[name].append(spawn_wait(argv, env, stdin_fd, devnull))
+    os.close(stdin_fd)
+    os.close(devnull)
+    return {k: statistics.median(v) / 1e6 for k, v in times.items()}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=150)
@@ -86,17 +106,7 @@ def main():
         "hook": ["/bin/true"],
         "match1": fire + [match1],
     }
-    devnull = os.open(os.devnull, os.O_RDWR)
-    stdin_fd = os.open(inp, os.O_RDONLY)
-    times = {k: [] for k in cases}
-    for _ in range(5):
-        for argv in cases.values():
-            spawn_wait(argv, env, stdin_fd, devnull)
-    for _ in range(args.rounds):
-        for name, argv in cases.items():
-            os.lseek(stdin_fd, 0, 0)
-            times[name].append(spawn_wait(argv, env, stdin_fd, devnull))
-    med = {k: statistics.median(v) / 1e6 for k, v in times.items()}
+    med = interleaved(cases, env, inp, args.rounds, warmup=5)
     floor = med["true"]
     result = {"rounds": args.rounds, "median_ms": med,
               "ratio_to_true": {k: v / floor for k, v in med.items()},

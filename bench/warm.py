@@ -24,14 +24,13 @@ import argparse
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fire import spawn_wait  # noqa: E402
+from fire import interleaved  # noqa: E402
 
 
 def output(argv, env, inp):
@@ -99,19 +98,9 @@ def main():
         want = expected[name.removesuffix("_warm")]
         if got != want:
             sys.exit(f"{name}: answered {got}, one-shot answers {want}")
-    devnull = os.open(os.devnull, os.O_RDWR)
-    stdin_fd = os.open(inp, os.O_RDONLY)
-    times = {k: [] for k in cases}
-    for _ in range(3):
-        for argv in cases.values():
-            spawn_wait(argv, env, stdin_fd, devnull)
-    for _ in range(args.rounds):
-        for name, argv in cases.items():
-            os.lseek(stdin_fd, 0, 0)
-            times[name].append(spawn_wait(argv, env, stdin_fd, devnull))
+    med = interleaved(cases, env, inp, args.rounds, warmup=3)
     for f in sockets():
         os.unlink(os.path.join(run_dir, f))  # the servers leave within a second
-    med = {k: statistics.median(v) / 1e6 for k, v in times.items()}
     base_ms = med["nomatch"]
     result = {"rounds": args.rounds, "median_ms": med,
               "ratio_to_nomatch": {k: v / base_ms for k, v in med.items()}}

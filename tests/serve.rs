@@ -147,10 +147,15 @@ fn serve_on_socket_with(
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    (child, connect_when_up(socket))
+}
+
+/// A connection to the server that is starting on `socket`.
+fn connect_when_up(socket: &std::path::Path) -> std::os::unix::net::UnixStream {
     let t = Instant::now();
     loop {
         match std::os::unix::net::UnixStream::connect(socket) {
-            Ok(s) => return (child, s),
+            Ok(s) => return s,
             Err(_) if t.elapsed() < Duration::from_secs(10) => std::thread::sleep(Duration::from_millis(20)),
             Err(e) => panic!("socket never came up: {e}"),
         }
@@ -448,14 +453,7 @@ fn out_of_descriptors_the_server_waits_and_hooks_follow_the_failure_policy() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let t = Instant::now();
-    let first = loop {
-        match std::os::unix::net::UnixStream::connect(&socket) {
-            Ok(s) => break s,
-            Err(_) if t.elapsed() < Duration::from_secs(10) => std::thread::sleep(Duration::from_millis(20)),
-            Err(e) => panic!("socket never came up: {e}"),
-        }
-    };
+    let first = connect_when_up(&socket);
     let r = ask_on(&first, FIRE_BASH);
     assert_eq!(r["result"]["blocked"], false, "{r}");
     // Use up the server's descriptors, then some.
@@ -509,16 +507,7 @@ fn a_revoked_approval_holds_in_a_running_sidecar() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let t = Instant::now();
-    let stream = loop {
-        match std::os::unix::net::UnixStream::connect(&socket) {
-            Ok(s) => break s,
-            Err(e) => {
-                assert!(t.elapsed() < Duration::from_secs(10), "socket never came up: {e}");
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        }
-    };
+    let stream = connect_when_up(&socket);
     assert_eq!(ask_on(&stream, FIRE_BASH)["result"]["blocked"], true);
     // Only the trust store changes.
     let revoked = hookshot(&["trust", "--revoke"]).output().unwrap();
