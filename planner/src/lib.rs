@@ -113,8 +113,8 @@ struct EventIndex {
     exact: HashMap<String, Vec<u32>>,
     prefix: Affixes,
     suffix: Affixes,
-    /// Substring probes: one automaton, and the hooks of each pattern.
-    contains: Option<AhoCorasick>,
+    /// Substring probes, and the hooks of each pattern.
+    contains: Option<Substrings>,
     contains_hooks: Vec<Vec<u32>>,
     regex: Option<RegexSet>,
     /// For pattern `i` of `regex`, the hook it belongs to.
@@ -125,6 +125,40 @@ struct EventIndex {
     /// Argument filters by tool name: one glob set, and the hook of each glob.
     arg_filters: HashMap<String, (GlobSet, Vec<u32>)>,
     has_model_filter: bool,
+}
+
+/// Up to this many distinct substrings are searched one by one: building
+/// an automaton costs more than the searches of a one-shot `fire`, which
+/// plans one event.
+const FEW_SUBSTRINGS: usize = 32;
+
+/// The substring matchers of an event.
+#[derive(Debug)]
+enum Substrings {
+    /// Few: each is looked for in turn.
+    Few(Vec<String>),
+    /// Many: one automaton finds them all in one pass.
+    Many(AhoCorasick),
+}
+
+impl Substrings {
+    /// Calls `found` with the index of every pattern `name` contains.
+    fn each_in(&self, name: &str, mut found: impl FnMut(usize)) {
+        match self {
+            Substrings::Few(patterns) => {
+                for (i, p) in patterns.iter().enumerate() {
+                    if name.contains(p.as_str()) {
+                        found(i);
+                    }
+                }
+            }
+            Substrings::Many(ac) => {
+                for m in ac.find_overlapping_iter(name) {
+                    found(m.pattern().as_usize());
+                }
+            }
+        }
+    }
 }
 
 /// An event's matchers while they are being collected.
@@ -274,7 +308,7 @@ impl Planner {
                 })?;
                 idx.arg_filters.insert(tool, (set, ids));
             }
-            if !c.contains.is_empty() {
+            if c.contains.len() > FEW_SUBSTRINGS {
                 // The targets searched are names (a tool, a source): short
                 // enough that the cheapest automaton to build wins. A DFA
                 // took a fifth of a one-shot `fire`'s own time to build,
@@ -288,9 +322,11 @@ impl Planner {
                         provenance: event.to_string(),
                         message: e.to_string(),
                     })?;
-                idx.contains = Some(ac);
-                idx.contains_hooks = c.contains.into_iter().map(|(_, ids)| ids).collect();
+                idx.contains = Some(Substrings::Many(ac));
+            } else if !c.contains.is_empty() {
+                idx.contains = Some(Substrings::Few(c.contains.iter().map(|(k, _)| k.clone()).collect()));
             }
+            idx.contains_hooks = c.contains.into_iter().map(|(_, ids)| ids).collect();
             out.insert(event, idx);
         }
         Ok(Planner {
@@ -351,10 +387,8 @@ impl Planner {
         }
         idx.prefix.probe(name, true, ids);
         idx.suffix.probe(name, false, ids);
-        if let Some(ac) = &idx.contains {
-            for m in ac.find_overlapping_iter(name) {
-                ids.extend_from_slice(&idx.contains_hooks[m.pattern().as_usize()]);
-            }
+        if let Some(substrings) = &idx.contains {
+            substrings.each_in(name, |i| ids.extend_from_slice(&idx.contains_hooks[i]));
         }
         if let Some(set) = &idx.regex {
             ids.extend(set.matches(name).iter().map(|p| idx.regex_hooks[p]));

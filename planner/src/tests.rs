@@ -22,6 +22,46 @@ fn labels(hooks: &[Arc<HookDef>]) -> Vec<String> {
 }
 
 #[test]
+fn few_and_many_substring_matchers_find_the_same_hooks() {
+    // Under and over the count at which one automaton replaces searching
+    // for each substring in turn; overlapping and nested patterns.
+    for n in [3, 40] {
+        let hooks: Vec<Arc<HookDef>> = (0..n)
+            .map(|i| {
+                let pattern = match i % 3 {
+                    0 => format!("t{i}"),
+                    1 => format!("ol{i}x"),
+                    _ => "ool".to_string(),
+                };
+                hook(
+                    i,
+                    EventKind::BeforeTool,
+                    MatcherSpec::Regex(pattern),
+                    &format!("id{i}"),
+                    false,
+                )
+            })
+            .collect();
+        let p = Planner::new(&hooks).unwrap();
+        let mut matched = 0;
+        for name in ["tool1x", "t0", "xt39y", "ool", "nothing", "t3ol4x", ""] {
+            let t = Target {
+                name: Some(name),
+                ..Target::default()
+            };
+            let found = labels(&p.plan_uncached(EventKind::BeforeTool, t).hooks);
+            assert_eq!(
+                found,
+                labels(&naive_plan(&hooks, EventKind::BeforeTool, t)),
+                "{n} hooks, {name}"
+            );
+            matched += found.len();
+        }
+        assert!(matched >= n / 3, "{n} hooks: only {matched} matches in all");
+    }
+}
+
+#[test]
 fn gemini_regex_is_unanchored_and_claude_lists_exact() {
     let hooks = vec![
         hook(0, EventKind::BeforeTool, MatcherSpec::Regex("write".into()), "a", false),

@@ -71,19 +71,31 @@ pub struct RunnerConfig {
     /// How long to wait for pipes held by leaked grandchildren after the
     /// hook itself exited, before killing its group.
     pub pipe_linger: Duration,
-    /// Hooks running at once, across all events.
+    /// Hooks running at once, across all events; 0 (the default) is four
+    /// per CPU this process may use, counted when the first hook starts:
+    /// reading the CPU quota was a measurable part of a `fire` that runs no
+    /// hook.
     pub max_concurrency: usize,
+}
+
+impl RunnerConfig {
+    /// Hooks running at once, across all events.
+    pub fn concurrency(&self) -> usize {
+        match self.max_concurrency {
+            0 => std::thread::available_parallelism().map_or(2, |n| n.get()) * 4,
+            n => n,
+        }
+    }
 }
 
 impl Default for RunnerConfig {
     fn default() -> Self {
-        let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
         RunnerConfig {
             shell: vec!["bash".into(), "-c".into()],
             output_cap: 1 << 20,
             kill_grace: Duration::from_millis(500),
             pipe_linger: Duration::from_millis(100),
-            max_concurrency: cpus * 4,
+            max_concurrency: 0,
         }
     }
 }
@@ -347,7 +359,8 @@ pub struct HookInput<'a> {
 #[derive(Debug, Clone)]
 pub struct Runner {
     config: Arc<RunnerConfig>,
-    permits: Arc<Semaphore>,
+    /// Made when the first hook starts (see [`RunnerConfig::max_concurrency`]).
+    permits: Arc<std::sync::OnceLock<Semaphore>>,
     in_process: Arc<HashMap<String, Arc<dyn Hook>>>,
     processes: Arc<ProcessPool>,
     mcp: Arc<mcp::McpPool>,
@@ -385,10 +398,9 @@ async fn read_capped<R: AsyncRead + Unpin>(mut r: R, cap: usize, mut stop: watch
 impl Runner {
     /// A runner with this configuration.
     pub fn new(config: RunnerConfig) -> Runner {
-        let permits = Arc::new(Semaphore::new(config.max_concurrency.max(1)));
         Runner {
             config: Arc::new(config),
-            permits,
+            permits: Arc::default(),
             in_process: Arc::new(HashMap::new()),
             processes: Arc::new(ProcessPool::default()),
             mcp: Arc::default(),
@@ -779,11 +791,14 @@ impl Runner {
         loop {
             // No slot before the deadline: the hook is not started just to
             // be killed at once.
-            let Ok(permit) = tokio::time::timeout_at(deadline, self.permits.acquire()).await else {
+            let permits = self
+                .permits
+                .get_or_init(|| Semaphore::new(self.config.concurrency().max(1)));
+            let Ok(permit) = tokio::time::timeout_at(deadline, permits.acquire()).await else {
                 let why = format!(
                     "timed out after {}s waiting to start ({} hooks already running)",
                     secs(start.elapsed()),
-                    self.config.max_concurrency
+                    self.config.concurrency()
                 );
                 let failure = Failure::new(FailureKind::Timeout, why);
                 return HookRecord::from_answer(Arc::clone(hook), start.elapsed(), Err(failure));
