@@ -366,3 +366,38 @@ fn background_hooks_handed_off_by_a_warm_server_leave_no_zombie() {
         zombie_children(server).is_empty()
     });
 }
+
+#[test]
+fn a_project_folder_made_again_at_the_same_path_is_not_served_from_the_old_one() {
+    let p = Project::new();
+    picoclaw(&p, "the first folder's guard");
+    // Relative paths, read from the working directory.
+    let run = |warm: bool| {
+        let mut c = p.command(&["fire", "before_tool", "--settings", "config.json", "--warm-idle", "30"]);
+        if warm {
+            c.arg("--warm");
+        }
+        c.current_dir(p.path("proj")).env("XDG_RUNTIME_DIR", p.path("run"));
+        let mut child = c.spawn().unwrap();
+        use std::io::Write;
+        let _ = child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(write_to("secrets/k").to_string().as_bytes());
+        child.wait_with_output().unwrap()
+    };
+    run(true);
+    wait_until("a warm server", || !servers(&p, "sock").is_empty());
+    assert!(common::stderr(&run(true)).contains("the first folder's guard"));
+    // The folder is removed and made again, with another guard.
+    std::fs::remove_dir_all(p.path("proj")).unwrap();
+    picoclaw(&p, "the second folder's guard");
+    let warm = run(true);
+    assert_eq!(shown(&warm), shown(&run(false)));
+    assert!(
+        common::stderr(&warm).contains("the second folder's guard"),
+        "{}",
+        common::stderr(&warm)
+    );
+}

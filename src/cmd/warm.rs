@@ -52,6 +52,10 @@ const START_EVERY: Duration = Duration::from_secs(2);
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 struct Identity {
     cwd: PathBuf,
+    /// The working directory's device and inode: a folder removed and made
+    /// again at the same path is another folder, and a server whose
+    /// working directory was removed reads relative paths in nothing.
+    cwd_id: (u64, u64),
     sources: String,
     env: Vec<(String, String)>,
     umask: String,
@@ -74,6 +78,7 @@ impl Identity {
             .to_string();
         Some(Identity {
             cwd: std::env::current_dir().ok()?,
+            cwd_id: cwd_id()?,
             sources: format!("{sources:?}"),
             env,
             umask,
@@ -89,6 +94,11 @@ impl Identity {
         (self, exe, meta.ino(), meta.mtime(), meta.mtime_nsec()).hash(&mut h);
         Some(format!("{:016x}", h.finish()))
     }
+}
+
+/// The working directory's device and inode, now.
+fn cwd_id() -> Option<(u64, u64)> {
+    std::fs::metadata(".").ok().map(|m| (m.dev(), m.ino()))
 }
 
 #[derive(Serialize, Deserialize)]
@@ -263,6 +273,8 @@ struct Server {
     sources: Sources,
     uid: u32,
     systems: tokio::sync::Mutex<Vec<(Option<Host>, Arc<HookSystem>)>>,
+    /// Its working directory is gone: it answers nothing more and leaves.
+    stale: std::sync::atomic::AtomicBool,
 }
 
 impl Server {
@@ -291,6 +303,10 @@ impl Server {
     async fn answer(&self, request: Request) -> Reply {
         if request.identity != self.identity {
             return Reply::Oneshot("this server was started for another context".into());
+        }
+        if cwd_id() != Some(self.identity.cwd_id) {
+            self.stale.store(true, Ordering::SeqCst);
+            return Reply::Oneshot("the server's working directory is gone".into());
         }
         let (event, dialect) = match parse_event(&request.event) {
             Ok(e) => e,
@@ -385,6 +401,7 @@ pub(crate) async fn serve(args: ServerArgs) -> Result<u8, Fail> {
         sources: fire.sources,
         uid: nix::unistd::getuid().as_raw(),
         systems: tokio::sync::Mutex::new(Vec::new()),
+        stale: std::sync::atomic::AtomicBool::new(false),
     });
     let active = Arc::new(AtomicUsize::new(0));
     let idle = Duration::from_secs(args.idle);
@@ -405,7 +422,7 @@ pub(crate) async fn serve(args: ServerArgs) -> Result<u8, Fail> {
                     last = tokio::time::Instant::now();
                 }
                 let ours = std::fs::symlink_metadata(&args.socket).is_ok_and(|m| m.ino() == ino);
-                if !ours || last.elapsed() >= idle {
+                if !ours || last.elapsed() >= idle || server.stale.load(Ordering::SeqCst) {
                     break;
                 }
             }
