@@ -161,6 +161,18 @@ pub(crate) async fn fire(sources: &Sources, event: &str, input: &Map<String, Val
     if socket.as_os_str().len() > 100 {
         return None;
     }
+    let request = Request {
+        identity,
+        argv,
+        event: event.to_string(),
+        input: input.clone(),
+    };
+    let mut line = serde_json::to_vec(&request).ok()?;
+    line.push(b'\n');
+    // More than a server reads: this event runs here.
+    if line.len() as u64 > MAX_REQUEST {
+        return None;
+    }
     let stream = match tokio::net::UnixStream::connect(&socket).await {
         Ok(s) => s,
         Err(e) => {
@@ -168,18 +180,12 @@ pub(crate) async fn fire(sources: &Sources, event: &str, input: &Map<String, Val
                 e.kind(),
                 std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused
             ) {
-                start_server(&exe, &dir, &name, &socket, idle, &argv);
+                start_server(&exe, &dir, &name, &socket, idle, &request.argv);
             }
             return None;
         }
     };
-    let request = Request {
-        identity,
-        argv,
-        event: event.to_string(),
-        input: input.clone(),
-    };
-    match ask(stream, &exe, &request).await {
+    match ask(stream, &exe, &line).await {
         Ok(Reply::Answer(a)) => Some(a),
         Ok(Reply::Oneshot(why)) => {
             tracing::debug!("warm server: running here: {why}");
@@ -194,7 +200,7 @@ pub(crate) async fn fire(sources: &Sources, event: &str, input: &Map<String, Val
 
 /// Sends the request to a server that is this user's and runs this
 /// executable; reads its reply.
-async fn ask(stream: tokio::net::UnixStream, exe: &Path, request: &Request) -> Result<Reply, String> {
+async fn ask(stream: tokio::net::UnixStream, exe: &Path, line: &[u8]) -> Result<Reply, String> {
     let peer = stream.peer_cred().map_err(|e| e.to_string())?;
     let server_exe = peer
         .pid()
@@ -202,12 +208,10 @@ async fn ask(stream: tokio::net::UnixStream, exe: &Path, request: &Request) -> R
     if peer.uid() != nix::unistd::getuid().as_raw() || server_exe.as_deref() != Some(exe) {
         return Err("the socket is not served by this hookshot of this user's".into());
     }
-    let mut line = serde_json::to_vec(request).map_err(|e| e.to_string())?;
-    line.push(b'\n');
     let (r, mut w) = stream.into_split();
     // The write side stays open: the server reads its closing as the
     // client giving up, and stops the event's hooks.
-    w.write_all(&line).await.map_err(|e| e.to_string())?;
+    w.write_all(line).await.map_err(|e| e.to_string())?;
     let mut reply = String::new();
     BufReader::new(r)
         .read_line(&mut reply)
