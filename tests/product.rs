@@ -243,6 +243,8 @@ fn agent_runs_with(p: &Project, command: &str, input: &[u8], project_var: Option
         .current_dir(p.path("proj"))
         .env("HOME", p.path("home"))
         .env("XDG_CONFIG_HOME", p.path("home/.config"))
+        // Warm servers of these tests live, and leave, with the project.
+        .env("XDG_RUNTIME_DIR", p.path("run"))
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -389,6 +391,51 @@ fn install_import_fire_uninstall_for_claude_code_leaves_the_file_as_it_was() {
     assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), original);
     assert!(!p.path("home/.config/hookshot/imported/claude.json").exists());
+}
+
+#[test]
+fn an_install_with_warm_answers_the_same_from_a_warm_server_and_a_plain_install_replaces_it() {
+    let p = Project::new();
+    std::fs::create_dir_all(p.path("run")).unwrap();
+    let original = "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"sh $HOME/guard.sh\"}]}]}}\n";
+    let settings = p.write("home/.claude/settings.json", original);
+    p.write(
+        "home/guard.sh",
+        "cat >/dev/null; echo 'guarded by the user' >&2; exit 2\n",
+    );
+    let out = p
+        .command(&["install", "--agent", "claude", "--import", "--warm"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let command = registered_command(&settings, "PreToolUse");
+    assert!(command.contains("fire --warm PreToolUse;"), "{command}");
+    let input = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}})
+        .to_string()
+        .into_bytes();
+    let first = agent_runs(&p, &command, &input);
+    assert_eq!(first.status.code(), Some(2), "{:?}", text(&first));
+    let start = std::time::Instant::now();
+    let served = || {
+        std::fs::read_dir(p.path("run/hookshot"))
+            .map(|d| d.flatten().any(|e| e.path().extension().is_some_and(|x| x == "sock")))
+            .unwrap_or(false)
+    };
+    while !served() {
+        assert!(start.elapsed() < std::time::Duration::from_secs(20), "no warm server");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let warm = agent_runs(&p, &command, &input);
+    assert_eq!((warm.status.code(), text(&warm)), (first.status.code(), text(&first)));
+    // A plain install replaces the warm registration: one entry an event.
+    let out = p.command(&["install", "--agent", "claude"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let doc = std::fs::read_to_string(&settings).unwrap();
+    assert_eq!(doc.matches("fire PreToolUse;").count(), 1, "{doc}");
+    assert!(!doc.contains("--warm"), "{doc}");
+    let out = p.command(&["uninstall", "--agent", "claude"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), original);
 }
 
 #[test]

@@ -52,9 +52,10 @@ pub(crate) async fn run(args: FireArgs) -> Result<u8, Fail> {
     }
     let input = read_input(args.input.as_deref())?;
     let recorded_input = args.record.as_ref().map(|_| input.clone());
-    let warm = match args.warm {
-        true => crate::cmd::warm::fire(sources, &args.event, &input, args.warm_idle).await,
-        false => None,
+    let warm = if args.warm {
+        crate::cmd::warm::fire(sources, &args.event, &input, args.warm_idle).await
+    } else {
+        None
     };
     let answer = match warm {
         Some(answer) => answer,

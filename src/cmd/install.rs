@@ -145,6 +145,11 @@ pub(crate) struct InstallArgs {
     /// own settings (same dialect), so they run once, under hookshot.
     #[arg(long)]
     import: bool,
+    /// Register `hookshot fire --warm`: persistent process hooks and MCP
+    /// servers stay started between events, the answers unchanged
+    /// (docs/CLI.md, "Warm fire").
+    #[arg(long)]
+    warm: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -191,8 +196,9 @@ fn this_program() -> Result<String, Fail> {
 /// vanished binary is the shell's exit 127, which every agent reads as a
 /// non-blocking error kept out of sight: the guards imported into hookshot
 /// would stop without a word.
-fn registered_command(program: &str, event: &str, on_failure: FailPolicy) -> String {
-    let run = format!("P={program}; \"$P\" fire {event}; s=$?; case $s in 0|2) exit $s;; esac; ");
+fn registered_command(program: &str, event: &str, on_failure: FailPolicy, warm: bool) -> String {
+    let warm = if warm { "--warm " } else { "" };
+    let run = format!("P={program}; \"$P\" fire {warm}{event}; s=$?; case $s in 0|2) exit $s;; esac; ");
     let what = format!("hookshot fire {event} failed (exit %s), so the hooks it runs did not run");
     let fix = "reinstall hookshot or run hookshot uninstall";
     match on_failure {
@@ -227,13 +233,14 @@ fn ours(hook: &Value) -> Option<(Guarded, &str)> {
     };
     if let Some(rest) = cmd.strip_prefix("P=") {
         let (program, tail) = rest.split_once("; \"$P\" fire ")?;
+        let (warm, tail) = tail.strip_prefix("--warm ").map_or((false, tail), |t| (true, t));
         let event = tail.split(';').next()?;
         return [
             (FailPolicy::Closed, Guarded::Blocks),
             (FailPolicy::Open, Guarded::Warns),
         ]
         .into_iter()
-        .find(|(p, _)| named(program) && registered_command(program, event, *p) == cmd)
+        .find(|(p, _)| named(program) && registered_command(program, event, *p, warm) == cmd)
         .map(|(_, g)| (g, program));
     }
     let (program, rest) = cmd.rsplit_once(" fire ")?;
@@ -396,7 +403,7 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
     let program = this_program()?;
     let mut added = 0;
     for event in agent.events() {
-        let command = registered_command(&program, event, policy);
+        let command = registered_command(&program, event, policy, args.warm);
         let groups = hooks.entry(event).or_insert_with(|| Value::Array(Vec::new()));
         let Value::Array(groups) = groups else {
             return Err(Fail::Usage(format!(
@@ -666,9 +673,13 @@ mod tests {
         assert!(!is_ours(&h("/usr/bin/hookshot-like fire PreToolUse")));
         assert!(!is_ours(&h("sh guard.sh fire PreToolUse")));
         assert!(!is_ours(&h("hookshot fire PreToolUse --settings x.json")));
-        for policy in [FailPolicy::Open, FailPolicy::Closed] {
-            let cmd = registered_command("'/a b/hookshot'", "Stop", policy);
+        for (policy, warm) in [FailPolicy::Open, FailPolicy::Closed]
+            .into_iter()
+            .flat_map(|p| [(p, false), (p, true)])
+        {
+            let cmd = registered_command("'/a b/hookshot'", "Stop", policy, warm);
             assert!(is_ours(&h(&cmd)), "{cmd}");
+            assert_eq!(cmd.contains("fire --warm Stop;"), warm, "{cmd}");
             // A user's own variation of it is theirs.
             assert!(!is_ours(&h(&cmd.replace("exit $s;;", "exit 0;;"))), "{cmd}");
             assert!(!is_ours(&h(&cmd.replace("hookshot'", "hookshot2'"))), "{cmd}");
@@ -681,7 +692,7 @@ mod tests {
         let gone = dir.path().join("hookshot").display().to_string();
         let run = |policy| {
             std::process::Command::new("sh")
-                .args(["-c", &registered_command(&gone, "BeforeTool", policy)])
+                .args(["-c", &registered_command(&gone, "BeforeTool", policy, false)])
                 .output()
                 .unwrap()
         };

@@ -29,7 +29,7 @@ use std::ffi::OsString;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use hookshot::{HookSystem, Host};
@@ -278,7 +278,7 @@ struct Server {
     uid: u32,
     systems: tokio::sync::Mutex<Vec<(Option<Host>, Arc<HookSystem>)>>,
     /// Its working directory is gone: it answers nothing more and leaves.
-    stale: std::sync::atomic::AtomicBool,
+    stale: AtomicBool,
 }
 
 impl Server {
@@ -405,7 +405,7 @@ pub(crate) async fn serve(args: ServerArgs) -> Result<u8, Fail> {
         sources: fire.sources,
         uid: nix::unistd::getuid().as_raw(),
         systems: tokio::sync::Mutex::new(Vec::new()),
-        stale: std::sync::atomic::AtomicBool::new(false),
+        stale: AtomicBool::new(false),
     });
     let active = Arc::new(AtomicUsize::new(0));
     let idle = Duration::from_secs(args.idle);
