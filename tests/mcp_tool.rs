@@ -288,3 +288,40 @@ fn a_broken_server_file_warns_and_blocks_only_the_hooks_that_need_it() {
     let o = p.fire("PreToolUse", &write_input("/p/a.rs"), &[], &[]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+/// `fire --warm`: the warm server starts the MCP server once and keeps it
+/// for the events that follow, with the answers a one-shot fire gives.
+#[test]
+fn a_warm_fire_keeps_one_mcp_server_across_events() {
+    let p = Project::new();
+    let log = p.path("calls.jsonl");
+    p.write("proj/.mcp.json", &servers(&log).to_string());
+    p.write("proj/.claude/settings.json", &scan_hook("security_scan").to_string());
+    std::fs::create_dir_all(p.path("run")).unwrap();
+    let run = p.path("run").display().to_string();
+    let env = [("XDG_RUNTIME_DIR", run.as_str())];
+    let shown = |o: &std::process::Output| (o.status.code(), o.stdout.clone(), stderr(o));
+    let secret = write_input("/p/secret.key");
+    let one_shot = p.fire("PreToolUse", &secret, &["--warm-idle", "30"], &env);
+    assert_eq!(one_shot.status.code(), Some(2), "{}", stderr(&one_shot));
+    // The first warm fire runs here and starts the server.
+    p.fire("PreToolUse", &secret, &["--warm", "--warm-idle", "30"], &env);
+    let start = std::time::Instant::now();
+    while !std::fs::read_dir(p.path("run/hookshot"))
+        .is_ok_and(|d| d.flatten().any(|e| e.path().extension().is_some_and(|x| x == "sock")))
+    {
+        assert!(start.elapsed() < std::time::Duration::from_secs(20), "no warm server");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let before = calls(&log).len();
+    for _ in 0..3 {
+        let warm = p.fire("PreToolUse", &secret, &["--warm", "--warm-idle", "30"], &env);
+        assert_eq!(shown(&warm), shown(&one_shot));
+    }
+    let warm_calls = &calls(&log)[before..];
+    assert_eq!(warm_calls.len(), 3, "{warm_calls:?}");
+    assert!(
+        warm_calls.iter().all(|c| c["pid"] == warm_calls[0]["pid"]),
+        "one MCP server for the warm events: {warm_calls:?}"
+    );
+}
