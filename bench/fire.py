@@ -46,6 +46,18 @@ def spawn_wait(argv, env, stdin_fd, devnull):
     return elapsed
 
 
+def write_nomatch(folder):
+    """Writes `nomatch.json` in `folder`: ten BeforeTool hooks whose
+    matchers name tools no test event uses; returns its path."""
+    path = os.path.join(folder, "nomatch.json")
+    with open(path, "w") as f:
+        json.dump({"hooks": {"BeforeTool": [
+            {"matcher": f"write_file_{i}|run_shell_command_{i}",
+             "hooks": [{"type": "command", "command": f"echo {i}", "name": f"h{i}"}]}
+            for i in range(10)]}}, f)
+    return path
+
+
 def interleaved(cases, env, stdin_path, rounds, warmup):
     """Median wall time in ms of each case (name -> argv), each run with
     `stdin_path` on stdin, one run of every case per round so that the
@@ -80,12 +92,7 @@ def main():
     with open(inp, "w") as f:
         json.dump({"session_id": "s", "cwd": work, "hook_event_name": "BeforeTool",
                    "tool_name": "read_file", "tool_input": {"absolute_path": "/etc/hosts"}}, f)
-    nomatch = os.path.join(work, "nomatch.json")
-    with open(nomatch, "w") as f:
-        json.dump({"hooks": {"BeforeTool": [
-            {"matcher": f"write_file_{i}|run_shell_command_{i}",
-             "hooks": [{"type": "command", "command": f"echo {i}", "name": f"h{i}"}]}
-            for i in range(10)]}}, f)
+    nomatch = write_nomatch(work)
     match1 = os.path.join(work, "match1.json")
     with open(match1, "w") as f:
         json.dump({"hooks": {"BeforeTool": [

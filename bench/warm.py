@@ -30,7 +30,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fire import interleaved  # noqa: E402
+from fire import interleaved, write_nomatch  # noqa: E402
 
 
 def output(argv, env, inp):
@@ -56,12 +56,7 @@ def main():
     with open(os.path.join(work, "config.json"), "w") as f:
         json.dump({"hooks": {"enabled": True, "processes": {"guard": {
             "command": ["python3", "hooks/guard.py"], "intercept": ["before_tool"]}}}}, f)
-    nomatch = os.path.join(work, "nomatch.json")
-    with open(nomatch, "w") as f:
-        json.dump({"hooks": {"BeforeTool": [
-            {"matcher": f"write_file_{i}|run_shell_command_{i}",
-             "hooks": [{"type": "command", "command": f"echo {i}", "name": f"h{i}"}]}
-            for i in range(10)]}}, f)
+    nomatch = write_nomatch(work)
     inp = os.path.join(work, "input.json")
     with open(inp, "w") as f:
         json.dump({"session_id": "s", "cwd": work, "tool_name": "write_file",
