@@ -396,6 +396,12 @@ async fn read_capped<R: AsyncRead + Unpin>(mut r: R, cap: usize, mut stop: watch
 }
 
 impl Runner {
+    /// The slots of hooks running at once, made on first use.
+    fn permits(&self) -> &Semaphore {
+        self.permits
+            .get_or_init(|| Semaphore::new(self.config.concurrency().max(1)))
+    }
+
     /// A runner with this configuration.
     pub fn new(config: RunnerConfig) -> Runner {
         Runner {
@@ -718,6 +724,9 @@ impl Runner {
         env: &RunEnv,
         deadline: Instant,
     ) -> HookRecord {
+        // Counted before the hook's clock starts: the first count reads the
+        // CPU quota, which is not the hook's time to spend.
+        let permits = self.permits();
         let deadline = deadline.min(Instant::now() + hook.timeout);
         let command = match &hook.action {
             HookAction::InProcess { name } => return self.run_in_process(hook, name, input),
@@ -791,9 +800,6 @@ impl Runner {
         loop {
             // No slot before the deadline: the hook is not started just to
             // be killed at once.
-            let permits = self
-                .permits
-                .get_or_init(|| Semaphore::new(self.config.concurrency().max(1)));
             let Ok(permit) = tokio::time::timeout_at(deadline, permits.acquire()).await else {
                 let why = format!(
                     "timed out after {}s waiting to start ({} hooks already running)",
