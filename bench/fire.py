@@ -18,8 +18,10 @@ them alike; the median of N rounds is reported, and each as a ratio to
 """
 
 import argparse
+import atexit
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -86,6 +88,8 @@ def main():
     args = ap.parse_args()
     hookshot = os.path.abspath(args.hookshot)
     work = tempfile.mkdtemp(prefix="hookshot-fire-bench.")
+    # Gone at exit, whatever happens (warm servers leave with their sockets).
+    atexit.register(shutil.rmtree, work, True)
     home = os.path.join(work, "home")
     os.makedirs(home)
     inp = os.path.join(work, "input.json")

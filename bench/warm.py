@@ -21,6 +21,7 @@ one-shot answer.
 """
 
 import argparse
+import atexit
 import json
 import os
 import shutil
@@ -48,6 +49,8 @@ def main():
     hookshot = os.path.abspath(args.hookshot)
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     work = tempfile.mkdtemp(prefix="hookshot-warm-bench.")
+    # Gone at exit, whatever happens (warm servers leave with their sockets).
+    atexit.register(shutil.rmtree, work, True)
     home = os.path.join(work, "home")
     runtime = os.path.join(work, "run")
     os.makedirs(home)
