@@ -551,6 +551,12 @@ impl HookSystem {
         Ok(())
     }
 
+    /// The folder where detached runs of background hooks leave their
+    /// results ([`HookSystem::set_background`]).
+    pub fn background_spool(&self) -> Option<&Path> {
+        self.background.spool.as_deref()
+    }
+
     /// Says what this process is to the hookshots above it, instead of
     /// reading it from the process tree at the first event: for a server
     /// that answers for a client process, whose place in the tree is the

@@ -169,24 +169,23 @@ fn path_words(command: &str, project: &Path) -> Vec<String> {
 /// started once keeps running what it read at start, so whoever keeps one
 /// alive across events watches these to restart it when they change.
 pub fn process_files(action: &HookAction, project: &Path) -> Vec<PathBuf> {
-    let (words, base): (Vec<String>, &Path) = match action {
-        HookAction::Persistent { process, .. } => (
-            process.argv.iter().flat_map(|a| path_words(a, project)).collect(),
-            project,
-        ),
-        HookAction::McpTool { spawn: Some(s), .. } => (
-            std::iter::once(&s.command)
-                .chain(&s.args)
-                .flat_map(|a| path_words(a, project))
-                .collect(),
-            s.cwd.as_deref().unwrap_or(project),
-        ),
+    let (words, base) = match action {
+        HookAction::Persistent { .. } => (hook_words(action, project), project),
+        HookAction::McpTool { spawn: Some(s), .. } => (stdio_words(s, project), s.cwd.as_deref().unwrap_or(project)),
         _ => return Vec::new(),
     };
     words
         .iter()
         .map(|w| hookshot_core::paths::lexical_join(base, w))
         .filter(|p| p.is_file())
+        .collect()
+}
+
+/// The words of a stdio MCP server's command line that may name a file.
+fn stdio_words(server: &hookshot_core::McpStdio, project: &Path) -> Vec<String> {
+    std::iter::once(&server.command)
+        .chain(&server.args)
+        .flat_map(|a| path_words(a, project))
         .collect()
 }
 
@@ -217,13 +216,10 @@ fn hook_words(action: &HookAction, project: &Path) -> Vec<String> {
 pub fn covered_files(scope: &Path, project: &Path, file: &SettingsFile) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     let hook_words = file.hooks.iter().flat_map(|h| hook_words(&h.action, project));
-    let server_words = file.mcp_servers.iter().flat_map(|d| match &d.how {
-        Ok(stdio) => std::iter::once(&stdio.command)
-            .chain(&stdio.args)
-            .flat_map(|a| path_words(a, project))
-            .chain(std::iter::once(d.defined_in.display().to_string()))
-            .collect(),
-        Err(_) => vec![d.defined_in.display().to_string()],
+    let server_words = file.mcp_servers.iter().flat_map(|d| {
+        let mut words = d.how.as_ref().map(|s| stdio_words(s, project)).unwrap_or_default();
+        words.push(d.defined_in.display().to_string());
+        words
     });
     for w in hook_words.chain(server_words) {
         if out.len() >= MAX_COVERED_FILES {

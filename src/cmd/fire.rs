@@ -124,8 +124,9 @@ async fn one_shot(
 }
 
 /// When the event has background hooks, hands them to a detached
-/// `hookshot` started with `argv` (this `fire`'s arguments); `Err` says
-/// why they could not be, and then they must run within the event.
+/// `hookshot` started with `argv` (this `fire`'s arguments), its job in
+/// the hook system's spool folder; `Err` says why they could not be, and
+/// then they must run within the event.
 pub(crate) fn hand_off_background(
     hooks: &hookshot::HookSystem,
     event: EventKind,
@@ -135,7 +136,7 @@ pub(crate) fn hand_off_background(
     if !hooks.plan(event, input).iter().any(|h| h.options.background.is_on()) {
         return Ok(());
     }
-    hand_off(input, hookshot::background::spool::dir().as_deref(), argv).map_err(|e| {
+    hand_off(input, hooks.background_spool(), argv).map_err(|e| {
         format!("background hooks ran before the answer, not after it: they could not be handed off ({e})")
     })
 }
