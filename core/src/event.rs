@@ -238,6 +238,27 @@ impl EventKind {
         )
     }
 
+    /// Whether a block here stops an action before it happens (a tool
+    /// call, a prompt, a permission, a configuration change): where a
+    /// guard lives, and so what to block when the guard cannot run. A
+    /// block elsewhere is harmful or meaningless: at `Stop` it makes the
+    /// agent go on forever, at `SessionEnd` it stops nothing.
+    pub fn guards_an_action(self) -> bool {
+        use EventKind::*;
+        matches!(
+            self,
+            BeforeTool
+                | PermissionRequest
+                | BeforeAgent
+                | UserPromptExpansion
+                | BeforeModel
+                | BeforeToolSelection
+                | ConfigChange
+                | Elicitation
+                | PreModelSwitch
+        )
+    }
+
     /// Whether the answer to this event can carry `additionalContext` to
     /// the model: where what background hooks said is delivered.
     pub fn context_reaches_model(self) -> bool {

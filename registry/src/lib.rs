@@ -845,8 +845,10 @@ pub const IMPORTED_DIR: &str = "imported";
 
 /// The files in [`IMPORTED_DIR`], one per agent, and the dialect each is in
 /// (Codex's hooks have Claude Code's format).
-pub const IMPORTED: [(&str, Dialect); 3] = [
+pub const IMPORTED: [(&str, Dialect); 4] = [
     ("claude.json", Dialect::Claude),
+    // What Claude Code keeps per user in a project (`.claude/settings.local.json`).
+    ("claude-local.json", Dialect::Claude),
     ("gemini.json", Dialect::Gemini),
     ("codex.json", Dialect::Claude),
 ];

@@ -48,6 +48,55 @@ fn claude_file_parses_with_seconds_and_exact_lists() {
 }
 
 #[test]
+fn hookshot_s_own_keys_never_make_a_claude_file_gemini_s() {
+    // The docs invite `hooksConfig.onFailure` into any settings file.
+    let f = parse_str(
+        "c.json",
+        r#"{"hooksConfig": {"onFailure": "closed"}, "hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "timeout": 2, "if": "Bash(rm *)"}]}]}}"#,
+    )
+    .unwrap();
+    assert_eq!(f.dialect, Some(Dialect::Claude));
+    assert_eq!(f.hooks[0].timeout.as_secs(), 2);
+    assert_eq!(f.on_failure, Some(hookshot_core::FailPolicy::Closed));
+    // gemini-cli's own hooksConfig keys still say gemini when events cannot.
+    let f = parse_str(
+        "g.json",
+        r#"{"hooksConfig": {"enabled": true}, "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "x", "timeout": 2000}]}]}}"#,
+    )
+    .unwrap();
+    assert_eq!(f.dialect, Some(Dialect::Gemini));
+    // Both agents' own events in one file: a warning naming both.
+    let f = parse_str(
+        "both.json",
+        r#"{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "x"}]}], "PreToolUse": [{"hooks": [{"type": "command", "command": "y"}]}]}}"#,
+    );
+    let text = match f {
+        Ok(f) => f.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>().join("\n"),
+        Err(e) => e.to_string(),
+    };
+    assert!(text.contains("BeforeTool") && text.contains("PreToolUse"), "{text}");
+}
+
+#[test]
+fn gemini_settings_may_hold_comments_and_claude_s_are_told_why_not() {
+    let text = "{\n  // the user's note, \"quoted\" /* */\n  \"hooks\": {\"BeforeTool\": [{\"matcher\": \"a//b\", /* inline */ \"hooks\": [{\"type\": \"command\", \"command\": \"echo '/* not a comment */'\"}]}]}\n}\n";
+    let cx = |d| settings::Context {
+        dialect: Some(d),
+        ..settings::Context::default()
+    };
+    let f = settings::parse_with(Path::new("/p/.gemini/settings.json"), text, SourceKind::Project, &cx(Dialect::Gemini)).unwrap();
+    assert_eq!(f.hooks.len(), 1);
+    let hookshot_core::HookAction::Command { command } = &f.hooks[0].action else {
+        panic!("{:?}", f.hooks[0].action)
+    };
+    assert_eq!(command, "echo '/* not a comment */'");
+    let err = settings::parse_with(Path::new("/p/.claude/settings.json"), text, SourceKind::Project, &cx(Dialect::Claude))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("settings.json:2:") && err.contains("comments are not allowed"), "{err}");
+}
+
+#[test]
 fn jcli_yaml_parses() {
     let f = parse_str(
         "hooks.yaml",

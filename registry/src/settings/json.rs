@@ -3,7 +3,9 @@
 
 use super::*;
 
-const GEMINI_ONLY_KEYS: &[&str] = &["hooksConfig"];
+/// gemini-cli's keys in `hooksConfig` (hookshot adds `onFailure`, which
+/// says nothing about the dialect).
+const GEMINI_CONFIG_KEYS: &[&str] = &["enabled", "disabled", "notifications"];
 pub(super) const CLAUDE_ONLY_KEYS: &[&str] = &[
     "disableAllHooks",
     "permissions",
@@ -30,26 +32,53 @@ const CLAUDE_HANDLER_KEYS: &[&str] = &[
 ];
 
 /// The dialect of a JSON settings file whose place does not say it, and,
-/// when the content does not say it either, a note that it was assumed.
+/// when the content does not say it plainly, a note why it was read so.
+/// Events only one agent has decide; then keys only Claude Code has; then
+/// Claude Code's handler shapes; then gemini-cli's own `hooksConfig` keys.
+/// hookshot's own keys (`hooksConfig.onFailure`, `builtins`), which the
+/// docs invite into any settings file, never decide.
 pub(super) fn detect_json_dialect(top: &Map<String, Value>, hooks: &Map<String, Value>) -> (Dialect, Option<String>) {
-    if GEMINI_ONLY_KEYS.iter().any(|k| top.contains_key(*k)) {
-        return (Dialect::Gemini, None);
-    }
-    if CLAUDE_ONLY_KEYS.iter().any(|k| top.contains_key(*k)) {
-        return (Dialect::Claude, None);
-    }
-    for name in hooks.keys() {
-        let gemini = EventKind::ALL
-            .iter()
-            .any(|e| e.name_in(Dialect::Gemini) == Some(name.as_str()));
-        let claude = EventKind::ALL
-            .iter()
-            .any(|e| e.name_in(Dialect::Claude) == Some(name.as_str()));
-        match (gemini, claude) {
-            (true, false) => return (Dialect::Gemini, None),
-            (false, true) => return (Dialect::Claude, None),
-            _ => {}
+    let only = |d: Dialect, other: Dialect| -> Vec<&str> {
+        hooks
+            .keys()
+            .map(String::as_str)
+            .filter(|name| {
+                EventKind::ALL.iter().any(|e| e.name_in(d) == Some(*name))
+                    && !EventKind::ALL.iter().any(|e| e.name_in(other) == Some(*name))
+            })
+            .collect()
+    };
+    let (gemini, claude) = (only(Dialect::Gemini, Dialect::Claude), only(Dialect::Claude, Dialect::Gemini));
+    let claude_keys: Vec<&str> = CLAUDE_ONLY_KEYS.iter().copied().filter(|k| top.contains_key(*k)).collect();
+    match (gemini.is_empty(), claude.is_empty()) {
+        (false, false) => {
+            let d = if claude_keys.is_empty() { Dialect::Gemini } else { Dialect::Claude };
+            return (
+                d,
+                Some(format!(
+                    "this file names gemini-cli's events ({}) and Claude Code's ({}); read as {} settings. \
+                     Keep each agent's hooks in its own file",
+                    gemini.join(", "),
+                    claude.join(", "),
+                    if d == Dialect::Gemini { "gemini-cli" } else { "Claude Code" }
+                )),
+            );
         }
+        (false, true) => {
+            let doubt = (!claude_keys.is_empty()).then(|| {
+                format!(
+                    "Claude Code keys ({}) beside gemini-cli's events ({}); read as gemini-cli settings",
+                    claude_keys.join(", "),
+                    gemini.join(", ")
+                )
+            });
+            return (Dialect::Gemini, doubt);
+        }
+        (true, false) => return (Dialect::Claude, None),
+        (true, true) => {}
+    }
+    if !claude_keys.is_empty() {
+        return (Dialect::Claude, None);
     }
     // Only events both agents have: look at the handlers. Claude-only keys
     // and types say Claude; so do a `|` list on a trigger matcher (gemini
@@ -89,6 +118,14 @@ pub(super) fn detect_json_dialect(top: &Map<String, Value>, hooks: &Map<String, 
     }
     if evidence.is_some() {
         return (Dialect::Claude, None);
+    }
+    // gemini-cli's own keys of `hooksConfig` (not hookshot's `onFailure`).
+    if top
+        .get("hooksConfig")
+        .and_then(Value::as_object)
+        .is_some_and(|c| c.keys().any(|k| GEMINI_CONFIG_KEYS.contains(&k.as_str())))
+    {
+        return (Dialect::Gemini, None);
     }
     let names: Vec<&str> = hooks.keys().map(String::as_str).collect();
     let doubt = (!names.is_empty()).then(|| {

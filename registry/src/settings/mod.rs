@@ -118,11 +118,72 @@ pub fn parse_with(path: &Path, text: &str, source: SourceKind, cx: &Context) -> 
     } else if looks_toml {
         crate::toml::parse(path, text)?
     } else {
-        let value: Value = serde_json::from_str(text).map_err(|e| invalid_json(path, &e))?;
+        // gemini-cli strips `//` and `/* */` comments before parsing its
+        // settings; Claude Code and Codex do not. Blanked with spaces, so
+        // every line and column stays where it was.
+        let blanked = (cx.dialect != Some(Dialect::Claude)).then(|| blank_comments(text)).flatten();
+        let text = blanked.as_deref().unwrap_or(text);
+        let value: Value = serde_json::from_str(text).map_err(|e| {
+            if cx.dialect == Some(Dialect::Claude) && blank_comments(text).is_some() {
+                Error::syntax(
+                    path,
+                    e.line(),
+                    e.column(),
+                    "invalid JSON: comments are not allowed here (Claude Code and Codex read their settings as plain JSON; only gemini-cli's allow comments)".into(),
+                )
+            } else {
+                invalid_json(path, &e)
+            }
+        })?;
         let positions = Positions::of_json(text);
         (value, positions)
     };
     run_parser(path, &value, &positions, source, cx, looks_yaml)
+}
+
+/// `text` with its `//` and `/* */` comments (outside strings) replaced by
+/// spaces, newlines kept; `None` when it has none.
+pub fn blank_comments(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut out = b.to_vec();
+    let (mut i, mut in_str, mut changed) = (0, false, false);
+    while i < b.len() {
+        if in_str {
+            match b[i] {
+                b'\\' => i += 1,
+                b'"' => in_str = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        match (b[i], b.get(i + 1)) {
+            (b'"', _) => in_str = true,
+            (b'/', Some(b'/')) => {
+                while i < b.len() && b[i] != b'\n' {
+                    out[i] = b' ';
+                    i += 1;
+                }
+                changed = true;
+                continue;
+            }
+            (b'/', Some(b'*')) => {
+                let end = text[i + 2..].find("*/").map_or(b.len(), |e| i + 2 + e + 2);
+                for c in &mut out[i..end] {
+                    if *c != b'\n' {
+                        *c = b' ';
+                    }
+                }
+                i = end;
+                changed = true;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    // Only ASCII bytes were replaced, and only outside strings: still UTF-8.
+    changed.then(|| String::from_utf8(out).unwrap_or_default())
 }
 
 fn invalid_json(path: &Path, e: &serde_json::Error) -> Error {
