@@ -112,30 +112,137 @@ pub(crate) fn print_load_warnings(hooks: &HookSystem) {
 }
 
 pub(crate) fn read_input(arg: Option<&str>) -> Result<Map<String, Value>, Fail> {
-    let (text, name) = match arg {
-        Some("-") => (read_stdin()?, "stdin".to_string()),
+    read_event_input(arg)?.map_err(Fail::Usage)
+}
+
+/// The deepest nesting of an event input hookshot reads. Agents send a
+/// few levels; a model can send thousands on purpose. Deeper inputs are
+/// "cannot be read", which blocks the event wherever a hook would see it.
+pub(crate) const MAX_INPUT_DEPTH: usize = 1000;
+
+/// Reads an event's input as the agents send it. The outer error is a file
+/// or stream that cannot be read at all; the inner one, text that is not
+/// an event input (which `fire` must not take for "no hooks to run").
+/// JavaScript's `JSON.stringify` writes a broken string's lone surrogate
+/// as `\ud800`: read as U+FFFD, as the agent itself shows it. Invalid
+/// UTF-8 is read the same way.
+pub(crate) fn read_event_input(arg: Option<&str>) -> Result<Result<Map<String, Value>, String>, Fail> {
+    let (bytes, name) = match arg {
+        Some("-") => (read_stdin_bytes()?, "stdin".to_string()),
         Some(path) => (
-            std::fs::read_to_string(path).map_err(|e| Fail::Usage(format!("{path}: cannot read input: {e}")))?,
+            std::fs::read(path).map_err(|e| Fail::Usage(format!("{path}: cannot read input: {e}")))?,
             path.to_string(),
         ),
-        None if !std::io::stdin().is_terminal() => (read_stdin()?, "stdin".to_string()),
-        None => (String::new(), "stdin".to_string()),
+        None if !std::io::stdin().is_terminal() => (read_stdin_bytes()?, "stdin".to_string()),
+        None => (Vec::new(), "stdin".to_string()),
     };
+    let text = String::from_utf8_lossy(&bytes);
     if text.trim().is_empty() {
-        return Ok(Map::new());
+        return Ok(Ok(Map::new()));
     }
-    match serde_json::from_str::<Value>(&text) {
+    let depth = json_depth(&text);
+    if depth > MAX_INPUT_DEPTH {
+        return Ok(Err(format!(
+            "{name}: the event input nests {depth} levels deep, more than the {MAX_INPUT_DEPTH} hookshot reads"
+        )));
+    }
+    let parsed = parse_deep(&text).or_else(|e| match mend_surrogates(&text) {
+        Some(mended) => parse_deep(&mended),
+        None => Err(e),
+    });
+    Ok(match parsed {
         Ok(Value::Object(m)) => Ok(m),
-        Ok(other) => Err(Fail::Usage(format!(
+        Ok(other) => Err(format!(
             "{name}: the event input must be a JSON object, found {}",
             kind(&other)
-        ))),
-        Err(e) => Err(Fail::Usage(format!(
-            "{name}:{}:{}: invalid input JSON: {e}",
-            e.line(),
-            e.column()
-        ))),
+        )),
+        Err(e) => Err(format!("{name}:{}:{}: invalid input JSON: {e}", e.line(), e.column())),
+    })
+}
+
+/// Parses without serde_json's 128-level limit ([`json_depth`] bounds it).
+fn parse_deep(text: &str) -> Result<Value, serde_json::Error> {
+    use serde::Deserialize;
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    let v = Value::deserialize(&mut de)?;
+    de.end()?;
+    Ok(v)
+}
+
+/// How deep arrays and objects nest in `text` (strings skipped).
+pub(crate) fn json_depth(text: &str) -> usize {
+    let (mut depth, mut max, mut in_str, mut esc) = (0usize, 0usize, false, false);
+    for b in text.bytes() {
+        if in_str {
+            match (esc, b) {
+                (true, _) => esc = false,
+                (false, b'\\') => esc = true,
+                (false, b'"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_str = true,
+            b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
     }
+    max
+}
+
+/// `text` with every `\uXXXX` escape of a surrogate that has no partner
+/// made `\ufffd`; `None` when there is none.
+fn mend_surrogates(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let hex = |i: usize| -> Option<u32> {
+        let s = text.get(i..i + 4)?;
+        u32::from_str_radix(s, 16)
+            .ok()
+            .filter(|_| s.bytes().all(|c| c.is_ascii_hexdigit()))
+    };
+    let escape_at = |i: usize| -> Option<u32> {
+        (b.get(i) == Some(&b'\\') && matches!(b.get(i + 1), Some(b'u')))
+            .then(|| hex(i + 2))
+            .flatten()
+    };
+    let mut out = String::with_capacity(text.len());
+    let (mut i, mut last, mut in_str, mut changed) = (0, 0, false, false);
+    while i < b.len() {
+        if !in_str {
+            in_str = b[i] == b'"';
+            i += 1;
+            continue;
+        }
+        match b[i] {
+            b'"' => {
+                in_str = false;
+                i += 1;
+            }
+            b'\\' => match escape_at(i) {
+                Some(hi @ 0xD800..=0xDBFF) if escape_at(i + 6).is_some_and(|lo| (0xDC00..=0xDFFF).contains(&lo)) => {
+                    let _ = hi;
+                    i += 12;
+                }
+                Some(0xD800..=0xDFFF) => {
+                    out.push_str(&text[last..i]);
+                    out.push_str("\\ufffd");
+                    i += 6;
+                    last = i;
+                    changed = true;
+                }
+                _ => i += 2,
+            },
+            _ => i += 1,
+        }
+    }
+    out.push_str(&text[last..]);
+    changed.then_some(out)
 }
 
 pub(crate) fn kind(v: &Value) -> &'static str {
@@ -149,10 +256,35 @@ pub(crate) fn kind(v: &Value) -> &'static str {
     }
 }
 
-pub(crate) fn read_stdin() -> Result<String, Fail> {
-    let mut s = String::new();
+fn read_stdin_bytes() -> Result<Vec<u8>, Fail> {
+    let mut b = Vec::new();
     std::io::stdin()
-        .read_to_string(&mut s)
+        .read_to_end(&mut b)
         .map_err(|e| Fail::Usage(format!("cannot read stdin: {e}")))?;
-    Ok(s)
+    Ok(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lone_surrogates_are_read_as_the_replacement_character() {
+        let text = r#"{"tool_input": {"command": "rm -rf ~ # \ud800", "ok": "\ud83d\ude00", "low": "\udc00x"}}"#;
+        assert!(serde_json::from_str::<Value>(text).is_err());
+        let v = parse_deep(&mend_surrogates(text).unwrap()).unwrap();
+        assert_eq!(v["tool_input"]["command"], "rm -rf ~ # \u{fffd}");
+        assert_eq!(v["tool_input"]["ok"], "\u{1f600}");
+        assert_eq!(v["tool_input"]["low"], "\u{fffd}x");
+        // Escaped backslashes are not escapes.
+        assert_eq!(mend_surrogates(r#"{"a": "\\ud800"}"#), None);
+    }
+
+    #[test]
+    fn depth_is_counted_outside_strings() {
+        assert_eq!(json_depth(r#"{"a": [[1], "[[[[", {"b": {}}]}"#), 4);
+        let deep = format!("{}{}", "[".repeat(600), "]".repeat(600));
+        assert_eq!(json_depth(&deep), 600);
+        assert!(parse_deep(&deep).is_ok());
+    }
 }

@@ -134,6 +134,7 @@ enum Command {
 }
 
 /// A failure the user must fix: printed, exit 1.
+#[derive(Debug)]
 pub(crate) enum Fail {
     /// A usage or input problem, printed after the program name.
     Usage(String),

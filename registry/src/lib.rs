@@ -34,7 +34,8 @@ pub use position::Positions;
 pub use read::{MAX_SETTINGS_BYTES, ReadError, read_capped, read_settings, sha256_hex};
 pub use schema::schema;
 pub use settings::{
-    AUDIT_KEEP, AUDIT_MAX_BYTES, BUILTINS, BuiltinSetting, MAX_TIMEOUT_SECS, SettingsFile, compile_matcher, parse,
+    AUDIT_KEEP, AUDIT_MAX_BYTES, BUILTINS, BuiltinSetting, MAX_TIMEOUT_SECS, SettingsFile, blank_comments,
+    compile_matcher, parse,
 };
 pub use trust::{TrustEntry, TrustError, TrustStore, covered_files, process_files};
 

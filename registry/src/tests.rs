@@ -84,16 +84,30 @@ fn gemini_settings_may_hold_comments_and_claude_s_are_told_why_not() {
         dialect: Some(d),
         ..settings::Context::default()
     };
-    let f = settings::parse_with(Path::new("/p/.gemini/settings.json"), text, SourceKind::Project, &cx(Dialect::Gemini)).unwrap();
+    let f = settings::parse_with(
+        Path::new("/p/.gemini/settings.json"),
+        text,
+        SourceKind::Project,
+        &cx(Dialect::Gemini),
+    )
+    .unwrap();
     assert_eq!(f.hooks.len(), 1);
     let hookshot_core::HookAction::Command { command } = &f.hooks[0].action else {
         panic!("{:?}", f.hooks[0].action)
     };
     assert_eq!(command, "echo '/* not a comment */'");
-    let err = settings::parse_with(Path::new("/p/.claude/settings.json"), text, SourceKind::Project, &cx(Dialect::Claude))
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains("settings.json:2:") && err.contains("comments are not allowed"), "{err}");
+    let err = settings::parse_with(
+        Path::new("/p/.claude/settings.json"),
+        text,
+        SourceKind::Project,
+        &cx(Dialect::Claude),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("settings.json:2:") && err.contains("comments are not allowed"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -6,7 +6,7 @@ use hookshot::{Explained, HookDef, MatcherSpec, Why};
 use serde_json::{Value, json};
 
 use crate::Fail;
-use crate::cmd::fire::calling_agent;
+use crate::cmd::fire::Caller;
 use crate::load::{Sources, build_for, parse_event, read_input};
 
 #[derive(clap::Args, Debug)]
@@ -21,13 +21,16 @@ pub(crate) struct ExplainArgs {
     /// As JSON.
     #[arg(long)]
     json: bool,
+    /// The agent that runs hookshot, as `fire --agent` takes it.
+    #[arg(long, value_enum)]
+    agent: Option<crate::cmd::install::Agent>,
 }
 
 pub(crate) fn run(args: ExplainArgs) -> Result<u8, Fail> {
     let (event, dialect) = parse_event(&args.event)?;
     let input = read_input(args.input.as_deref())?;
-    let codex = crate::cmd::fire::from_codex(dialect, &input);
-    let host = calling_agent(event, dialect, codex);
+    let caller = Caller::of(args.agent, event, dialect, &input);
+    let host = caller.host;
     let hooks = build_for(&args.sources, host)?;
     let x = hooks.explain(event, &input);
     let problems = hooks.registry().problems();

@@ -7,7 +7,8 @@ use hookshot::EventKind;
 use serde_json::{Map, Value};
 
 use crate::Fail;
-use crate::load::{Sources, build_for, parse_event, read_input};
+use crate::cmd::install::Agent;
+use crate::load::{Sources, build_for, parse_event, read_event_input};
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct FireArgs {
@@ -42,30 +43,60 @@ pub(crate) struct FireArgs {
     /// without an event.
     #[arg(long, value_name = "SECS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=86400))]
     warm_idle: u64,
+    /// The agent that runs this `fire` as its hook (what `install`
+    /// registers): its own settings files are its business, and answers
+    /// take its shape. Without it, the agent is told from the environment
+    /// and the input.
+    #[arg(long, value_enum)]
+    agent: Option<Agent>,
 }
 
 pub(crate) async fn run(args: FireArgs) -> Result<u8, Fail> {
     let (event, dialect) = parse_event(&args.event)?;
     let sources = &args.sources;
     if let Some(job) = args.background_job {
-        return run_background_job(event, dialect, &job, sources).await;
+        return run_background_job(event, dialect, &job, sources, args.agent).await;
     }
-    let input = read_input(args.input.as_deref())?;
+    let input = match read_event_input(args.input.as_deref())? {
+        Ok(input) => input,
+        Err(why) => return unreadable(event, dialect, sources, args.agent, &why),
+    };
     let recorded_input = args.record.as_ref().map(|_| input.clone());
     let warm = if args.warm {
-        crate::cmd::warm::fire(sources, &args.event, &input, args.warm_idle).await
+        crate::cmd::warm::fire(sources, &args.event, &input, args.warm_idle, args.agent).await
     } else {
         None
     };
     let answer = match warm {
         Some(answer) => answer,
-        None => one_shot(event, dialect, input, sources).await?,
+        None => one_shot(event, dialect, input, sources, args.agent).await?,
     };
     answer.print();
     if let (Some(dir), Some(input)) = (&args.record, recorded_input) {
         crate::cmd::test::record(dir, &args.event, input, sources, &answer.stdout, answer.code);
     }
     Ok(answer.code)
+}
+
+/// An event whose input cannot be read: no hook can be asked, so it is
+/// blocked wherever a hook or built-in would have seen it and a block stops
+/// the action; elsewhere `fire` fails (exit 1, which the registered command
+/// shows the agent as a warning). Either way, never a silent "go on".
+fn unreadable(
+    event: EventKind,
+    dialect: hookshot::Dialect,
+    sources: &Sources,
+    named: Option<Agent>,
+    why: &str,
+) -> Result<u8, Fail> {
+    let caller = Caller::of(named, event, dialect, &Map::new());
+    let hooks = build_for(sources, caller.host)?;
+    if hooks.has_hooks(event) && event.guards_an_action() {
+        eprintln!("hookshot: {why}");
+        eprintln!("hookshot: {event} blocked: its input cannot be read, so its hooks could not check it");
+        return Ok(2);
+    }
+    Err(Fail::Usage(why.to_string()))
 }
 
 /// What `fire` prints and exits with, whoever ran the hooks: this process,
@@ -106,9 +137,10 @@ async fn one_shot(
     dialect: hookshot::Dialect,
     input: Map<String, Value>,
     sources: &Sources,
+    named: Option<Agent>,
 ) -> Result<Answer, Fail> {
-    let codex = from_codex(dialect, &input);
-    let mut hooks = build_for(sources, calling_agent(event, dialect, codex))?;
+    let caller = Caller::of(named, event, dialect, &input);
+    let mut hooks = build_for(sources, caller.host)?;
     let spool = hookshot::background::spool::dir();
     hooks.set_background(hookshot::BackgroundMode::Elsewhere, spool.clone());
     let argv: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
@@ -117,7 +149,7 @@ async fn one_shot(
         // Run them within the event rather than not at all.
         hooks.set_background(hookshot::BackgroundMode::Inline, spool);
     }
-    let answer = answer(&hooks, event, dialect, input, handoff).await;
+    let answer = answer(&hooks, event, dialect, input, handoff, caller.codex).await;
     // Observers were sent this event: let them read it before they go.
     hooks.shutdown().await;
     Ok(answer)
@@ -149,8 +181,8 @@ pub(crate) async fn answer(
     dialect: hookshot::Dialect,
     input: Map<String, Value>,
     handoff: Option<String>,
+    codex: bool,
 ) -> Answer {
-    let codex = from_codex(dialect, &input);
     let mut outcome = hooks.fire(event, input).await;
     crate::telemetry::record(&outcome);
     outcome.warnings.extend(handoff);
@@ -185,11 +217,49 @@ pub(crate) async fn answer(
     Answer { stdout, stderr, code }
 }
 
-/// The agent that runs this `fire` as one of its hooks, if any: Claude Code
-/// and gemini-cli set their project variable in every hook's environment,
-/// and the event is named in their words. Its own settings files are then
-/// its business (it runs those hooks itself); loading them too would run
-/// each of them twice.
+/// Who runs this `fire` as one of its hooks.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Caller {
+    /// The agent, when known: its own settings files are then its business
+    /// (it runs those hooks itself); loading them too would run each twice.
+    pub(crate) host: Option<hookshot::Host>,
+    /// Whether answers take Codex's stricter shape.
+    pub(crate) codex: bool,
+}
+
+impl Caller {
+    /// The agent `install` named (`--agent`), which is never second-guessed;
+    /// for a hand-written registration, the agent told from the
+    /// environment and the input.
+    pub(crate) fn of(
+        named: Option<Agent>,
+        event: EventKind,
+        dialect: hookshot::Dialect,
+        input: &Map<String, Value>,
+    ) -> Caller {
+        match named {
+            Some(agent) => Caller {
+                host: Some(match agent {
+                    Agent::Claude => hookshot::Host::Claude,
+                    Agent::Gemini => hookshot::Host::Gemini,
+                    Agent::Codex => hookshot::Host::Codex,
+                }),
+                codex: agent == Agent::Codex,
+            },
+            None => {
+                let codex = from_codex(dialect, input);
+                Caller {
+                    host: calling_agent(event, dialect, codex),
+                    codex,
+                }
+            }
+        }
+    }
+}
+
+/// The agent that runs this `fire` as one of its hooks, guessed: Claude
+/// Code and gemini-cli set their project variable in every hook's
+/// environment, and the event is named in their words.
 pub(crate) fn calling_agent(event: EventKind, dialect: hookshot::Dialect, codex: bool) -> Option<hookshot::Host> {
     use hookshot::Dialect::{Claude, Gemini};
     let set = |v: &str| std::env::var_os(v).is_some_and(|x| !x.is_empty());
@@ -206,9 +276,14 @@ pub(crate) fn calling_agent(event: EventKind, dialect: hookshot::Dialect, codex:
     None
 }
 
-/// Codex sends a `turn_id` with every event; Claude Code does not.
+/// Codex sends a `turn_id` with its turn events and Claude Code mostly
+/// does not; Claude Code sets `CLAUDE_PROJECT_DIR` for its hooks and Codex
+/// does not. A guess for hand-written registrations only: `install` names
+/// the agent.
 pub(crate) fn from_codex(dialect: hookshot::Dialect, input: &Map<String, Value>) -> bool {
-    dialect == hookshot::Dialect::Claude && input.contains_key("turn_id")
+    dialect == hookshot::Dialect::Claude
+        && input.contains_key("turn_id")
+        && std::env::var_os("CLAUDE_PROJECT_DIR").is_none_or(|v| v.is_empty())
 }
 
 /// Codex sends Claude Code's event names and reads Claude Code's answers,
@@ -282,6 +357,7 @@ async fn run_background_job(
     dialect: hookshot::Dialect,
     job: &Path,
     sources: &Sources,
+    named: Option<Agent>,
 ) -> Result<u8, Fail> {
     use hookshot::background::{Delivery, spool};
     let Some(dir) = spool::dir() else { return Ok(1) };
@@ -304,8 +380,8 @@ async fn run_background_job(
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_string();
-    let codex = from_codex(dialect, &input);
-    let mut hooks = match build_for(sources, calling_agent(event, dialect, codex)) {
+    let caller = Caller::of(named, event, dialect, &input);
+    let mut hooks = match build_for(sources, caller.host) {
         Ok(h) => h,
         Err(Fail::Settings(why) | Fail::Usage(why)) => return problem(&session, why),
     };

@@ -38,7 +38,8 @@ use serde_json::{Map, Value};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 
 use crate::Fail;
-use crate::cmd::fire::{Answer, answer, calling_agent, from_codex, hand_off_background};
+use crate::cmd::fire::{Answer, Caller, answer, hand_off_background};
+use crate::cmd::install::Agent;
 use crate::load::{Sources, build_for, parse_event, registry_warnings};
 
 /// The largest request a server reads; a larger event runs one-shot.
@@ -109,6 +110,9 @@ struct Request {
     argv: Vec<String>,
     event: String,
     input: Map<String, Value>,
+    /// `fire --agent`.
+    #[serde(default)]
+    agent: Option<Agent>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -136,7 +140,13 @@ fn private_dir() -> Option<PathBuf> {
 /// Asks this context's warm server for the event's answer. `None` means
 /// the caller runs the event itself: no server yet (one is started for the
 /// next event), or a case only a one-shot run answers exactly.
-pub(crate) async fn fire(sources: &Sources, event: &str, input: &Map<String, Value>, idle: u64) -> Option<Answer> {
+pub(crate) async fn fire(
+    sources: &Sources,
+    event: &str,
+    input: &Map<String, Value>,
+    idle: u64,
+    agent: Option<Agent>,
+) -> Option<Answer> {
     // A fixture model answers prompts from its first line in every process.
     if sources.hook_model.is_some() {
         return None;
@@ -166,11 +176,14 @@ pub(crate) async fn fire(sources: &Sources, event: &str, input: &Map<String, Val
         argv,
         event: event.to_string(),
         input: input.clone(),
+        agent,
     };
     let mut line = serde_json::to_vec(&request).ok()?;
     line.push(b'\n');
-    // More than a server reads: this event runs here.
-    if line.len() as u64 > MAX_REQUEST {
+    // More than a server reads (its parser stops at 128 levels): this
+    // event runs here.
+    if line.len() as u64 > MAX_REQUEST || std::str::from_utf8(&line).map_or(true, |t| crate::load::json_depth(t) > 120)
+    {
         return None;
     }
     let stream = match tokio::net::UnixStream::connect(&socket).await {
@@ -316,8 +329,8 @@ impl Server {
             Ok(e) => e,
             Err(fail) => return Reply::Answer(Answer::failed(&fail)),
         };
-        let host = calling_agent(event, dialect, from_codex(dialect, &request.input));
-        let hooks = match self.system(host).await {
+        let caller = Caller::of(request.agent, event, dialect, &request.input);
+        let hooks = match self.system(caller.host).await {
             Ok(h) => h,
             Err(fail) => return Reply::Answer(Answer::failed(&fail)),
         };
@@ -327,7 +340,7 @@ impl Server {
         if let Err(why) = hand_off_background(&hooks, event, &request.input, &argv) {
             return Reply::Oneshot(why);
         }
-        let mut answer = answer(&hooks, event, dialect, request.input, None).await;
+        let mut answer = answer(&hooks, event, dialect, request.input, None, caller.codex).await;
         answer.stderr.splice(0..0, registry_warnings(&hooks));
         Reply::Answer(answer)
     }

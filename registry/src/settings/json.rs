@@ -48,11 +48,22 @@ pub(super) fn detect_json_dialect(top: &Map<String, Value>, hooks: &Map<String, 
             })
             .collect()
     };
-    let (gemini, claude) = (only(Dialect::Gemini, Dialect::Claude), only(Dialect::Claude, Dialect::Gemini));
-    let claude_keys: Vec<&str> = CLAUDE_ONLY_KEYS.iter().copied().filter(|k| top.contains_key(*k)).collect();
+    let (gemini, claude) = (
+        only(Dialect::Gemini, Dialect::Claude),
+        only(Dialect::Claude, Dialect::Gemini),
+    );
+    let claude_keys: Vec<&str> = CLAUDE_ONLY_KEYS
+        .iter()
+        .copied()
+        .filter(|k| top.contains_key(*k))
+        .collect();
     match (gemini.is_empty(), claude.is_empty()) {
         (false, false) => {
-            let d = if claude_keys.is_empty() { Dialect::Gemini } else { Dialect::Claude };
+            let d = if claude_keys.is_empty() {
+                Dialect::Gemini
+            } else {
+                Dialect::Claude
+            };
             return (
                 d,
                 Some(format!(
@@ -60,7 +71,11 @@ pub(super) fn detect_json_dialect(top: &Map<String, Value>, hooks: &Map<String, 
                      Keep each agent's hooks in its own file",
                     gemini.join(", "),
                     claude.join(", "),
-                    if d == Dialect::Gemini { "gemini-cli" } else { "Claude Code" }
+                    if d == Dialect::Gemini {
+                        "gemini-cli"
+                    } else {
+                        "Claude Code"
+                    }
                 )),
             );
         }

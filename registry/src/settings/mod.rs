@@ -121,7 +121,9 @@ pub fn parse_with(path: &Path, text: &str, source: SourceKind, cx: &Context) -> 
         // gemini-cli strips `//` and `/* */` comments before parsing its
         // settings; Claude Code and Codex do not. Blanked with spaces, so
         // every line and column stays where it was.
-        let blanked = (cx.dialect != Some(Dialect::Claude)).then(|| blank_comments(text)).flatten();
+        let blanked = (cx.dialect != Some(Dialect::Claude))
+            .then(|| blank_comments(text))
+            .flatten();
         let text = blanked.as_deref().unwrap_or(text);
         let value: Value = serde_json::from_str(text).map_err(|e| {
             if cx.dialect == Some(Dialect::Claude) && blank_comments(text).is_some() {

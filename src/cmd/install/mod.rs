@@ -1,0 +1,939 @@
+//! `hookshot install` and `uninstall`: register hookshot as an agent's hook
+//! for every event the agent has, in the agent's own settings file, and
+//! take it out again. `--import` moves the hooks the agent already had into
+//! hookshot's own settings, so they run once, under hookshot's supervision,
+//! trust and failure policy; a hook hookshot cannot run the same way stays
+//! where the agent runs it, named, and install exits 1.
+//!
+//! The first install keeps each file as it was (`FILE.hookshot-backup`, or
+//! `FILE.hookshot-absent` when there was none); uninstall puts it back byte
+//! for byte when nothing else changed since, and otherwise removes only
+//! hookshot's entries. Only hookshot's entries of a file ever change
+//! (file.rs): comments, key order, numbers, mode, owner and symlinks stay.
+
+mod file;
+
+use std::path::{Path, PathBuf};
+
+use clap::ValueEnum;
+use hookshot::{Dialect, EventKind, FailPolicy};
+use hookshot_registry::IMPORTED_DIR;
+use serde_json::{Map, Value, json};
+
+use crate::Fail;
+use crate::load::{Sources, build, config_home, trust_store_path};
+use file::JsonFile;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Agent {
+    /// Claude Code (`.claude/settings.json`).
+    Claude,
+    /// gemini-cli (`.gemini/settings.json`).
+    Gemini,
+    /// OpenAI Codex (`.codex/hooks.json`).
+    Codex,
+}
+
+/// The events Codex 0.169 runs hooks for that hookshot knows (its
+/// `hooks.json` takes Claude Code's names). Codex also has
+/// `PreModelRequest`, `PostModelRequest` and `Interrupt`, which hookshot
+/// does not fire: hooks there stay with Codex.
+const CODEX_EVENTS: [&str; 11] = [
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "SessionStart",
+    "SessionEnd",
+    "UserPromptSubmit",
+    "SubagentStart",
+    "SubagentStop",
+    "Stop",
+];
+
+/// How long the agent waits for `hookshot fire`: longer than any hook's own
+/// deadline inside it, so hookshot, not the agent, decides what a slow hook
+/// means (Claude Code and Codex count seconds, gemini-cli milliseconds).
+const AGENT_TIMEOUT_S: u64 = 600;
+
+/// One settings file of the agent that install reads or writes.
+struct AgentFile {
+    path: PathBuf,
+    /// Whether hookshot's entries go here (else only `--import` reads it,
+    /// and older registrations are taken out of it).
+    register: bool,
+    /// Its file in [`IMPORTED_DIR`]: where `--import` moves its hooks.
+    imported: &'static str,
+}
+
+impl Agent {
+    fn name(self) -> &'static str {
+        match self {
+            Agent::Claude => "claude",
+            Agent::Gemini => "gemini",
+            Agent::Codex => "codex",
+        }
+    }
+
+    /// The agent's files in `scope`. In a project, Claude Code keeps what is
+    /// one user's in `.claude/settings.local.json`: hookshot registers
+    /// there, so the shared `.claude/settings.json`, which teams commit,
+    /// never names this machine's path of hookshot.
+    fn files(self, scope: &Scope) -> Vec<AgentFile> {
+        let root = scope.root();
+        let one = |dir: &str, file: &str, imported| AgentFile {
+            path: root.join(dir).join(file),
+            register: true,
+            imported,
+        };
+        match (self, scope) {
+            (Agent::Claude, Scope::Project(_)) => vec![
+                AgentFile {
+                    register: false,
+                    ..one(".claude", "settings.json", "claude.json")
+                },
+                one(".claude", "settings.local.json", "claude-local.json"),
+            ],
+            (Agent::Claude, Scope::User { .. }) => vec![one(".claude", "settings.json", "claude.json")],
+            (Agent::Gemini, _) => vec![one(".gemini", "settings.json", "gemini.json")],
+            (Agent::Codex, _) => vec![one(".codex", "hooks.json", "codex.json")],
+        }
+    }
+
+    /// The file hookshot registers in.
+    fn settings_file(self, scope: &Scope) -> PathBuf {
+        self.files(scope)
+            .into_iter()
+            .find(|f| f.register)
+            .map(|f| f.path)
+            .unwrap_or_default()
+    }
+
+    /// The events hookshot registers for, in the agent's names. Claude
+    /// Code's WorktreeCreate and WorktreeRemove are left out: a hook there
+    /// replaces Claude Code's own git worktree handling, which no
+    /// multiplexer should do unasked (hooks a user has there stay with
+    /// Claude Code).
+    fn events(self) -> Vec<&'static str> {
+        match self {
+            Agent::Codex => CODEX_EVENTS.to_vec(),
+            Agent::Claude | Agent::Gemini => {
+                let d = self.dialect();
+                EventKind::ALL
+                    .iter()
+                    .filter(|e| !matches!(e, EventKind::WorktreeCreate | EventKind::WorktreeRemove))
+                    .filter_map(|e| e.name_in(d))
+                    .collect()
+            }
+        }
+    }
+
+    fn dialect(self) -> Dialect {
+        match self {
+            Agent::Gemini => Dialect::Gemini,
+            Agent::Claude | Agent::Codex => Dialect::Claude,
+        }
+    }
+
+    /// Where `--import` puts the hooks of one of the agent's files.
+    fn imported_file(self, scope: &Scope, name: &str) -> PathBuf {
+        match scope {
+            Scope::User { config, .. } => config.join("hookshot").join(IMPORTED_DIR).join(name),
+            Scope::Project(p) => p.join(".hookshot").join(IMPORTED_DIR).join(name),
+        }
+    }
+
+    /// One registration: `hookshot fire EVENT`, no matcher (every target).
+    fn entry(self, command: &str) -> Value {
+        let timeout = match self {
+            Agent::Gemini => AGENT_TIMEOUT_S * 1000,
+            Agent::Claude | Agent::Codex => AGENT_TIMEOUT_S,
+        };
+        let mut hook = json!({"type": "command", "command": command, "timeout": timeout});
+        if self == Agent::Gemini {
+            hook["name"] = json!("hookshot");
+        }
+        json!({"hooks": [hook]})
+    }
+
+    fn parse(name: &str) -> Option<Agent> {
+        AGENTS.into_iter().find(|a| a.name() == name)
+    }
+}
+
+/// Where the agent's file is: the user's home or a project.
+enum Scope {
+    User { home: PathBuf, config: PathBuf },
+    Project(PathBuf),
+}
+
+impl Scope {
+    fn root(&self) -> &Path {
+        match self {
+            Scope::User { home, .. } => home,
+            Scope::Project(p) => p,
+        }
+    }
+
+    /// What writes must stay inside: a project's root.
+    fn confine(&self) -> Option<&Path> {
+        match self {
+            Scope::User { .. } => None,
+            Scope::Project(p) => Some(p),
+        }
+    }
+}
+
+/// Which agent's file, and where.
+#[derive(clap::Args, Debug)]
+pub(crate) struct Place {
+    /// The agent.
+    #[arg(long, value_enum)]
+    agent: Agent,
+    /// The user's settings (~/.claude, ~/.gemini, ~/.codex): the default.
+    #[arg(long, conflicts_with = "project")]
+    user: bool,
+    /// The project's settings (the current directory, or --workdir).
+    #[arg(long)]
+    project: bool,
+    /// The project, with --project (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    workdir: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct InstallArgs {
+    #[command(flatten)]
+    place: Place,
+    /// Also move the hooks the agent's file already has into hookshot's
+    /// own settings (same dialect), so they run once, under hookshot.
+    #[arg(long)]
+    import: bool,
+    /// Register `hookshot fire --warm`: persistent process hooks and MCP
+    /// servers stay started between events, the answers unchanged
+    /// (docs/CLI.md, "Warm fire").
+    #[arg(long)]
+    warm: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct UninstallArgs {
+    #[command(flatten)]
+    place: Place,
+}
+
+fn scope(project: bool, workdir: Option<&Path>) -> Result<Scope, Fail> {
+    if project {
+        let dir = workdir.unwrap_or(Path::new("."));
+        let dir = std::fs::canonicalize(dir).map_err(|e| Fail::Usage(format!("{}: {e}", dir.display())))?;
+        return Ok(Scope::Project(dir));
+    }
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .filter(|h| h.is_absolute())
+        .ok_or_else(|| Fail::Usage("install: HOME is not set; use --project".into()))?;
+    let config = config_home().unwrap_or_else(|| home.join(".config"));
+    Ok(Scope::User { home, config })
+}
+
+/// This very program, by absolute path (an agent's PATH is not the
+/// shell's), quoted for the agent's shell.
+fn this_program() -> Result<String, Fail> {
+    let exe = std::env::current_exe()
+        .and_then(std::fs::canonicalize)
+        .map_err(|e| Fail::Usage(format!("cannot find this program: {e}")))?;
+    let exe = exe.to_string_lossy();
+    let quoted = if exe.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+".contains(c)) {
+        exe.into_owned()
+    } else {
+        format!("'{}'", exe.replace('\'', r"'\''"))
+    };
+    Ok(quoted)
+}
+
+/// What the agent gets when hookshot itself cannot answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fallback {
+    /// Exit 2 with the reason: the event's action does not happen.
+    Block,
+    /// A `systemMessage` the agent shows; the event goes on.
+    Warn,
+}
+
+/// Whether blocking `event` when hookshot cannot run is the safe answer
+/// ([`EventKind::guards_an_action`]); under the closed failure policy the
+/// other events get the warning too.
+fn block_is_safe(event: &str) -> bool {
+    EventKind::parse(event).is_some_and(|(e, _)| e.guards_an_action())
+}
+
+fn fallback_for(policy: FailPolicy, event: &str) -> Fallback {
+    match policy {
+        FailPolicy::Closed if block_is_safe(event) => Fallback::Block,
+        _ => Fallback::Warn,
+    }
+}
+
+/// One registered command, as `install` writes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Command<'a> {
+    /// The program, quoted for the shell.
+    program: &'a str,
+    /// When the program is not there, `hookshot` on PATH is run instead:
+    /// for files a team shares, where the path is one machine's.
+    portable: bool,
+    /// Named so hookshot never has to guess which agent runs it (`None`
+    /// in registrations of older versions).
+    agent: Option<Agent>,
+    warm: bool,
+    event: &'a str,
+    fallback: Fallback,
+}
+
+impl Command<'_> {
+    /// What the agent's shell runs: hookshot, and when hookshot itself
+    /// cannot answer (its binary gone or not executable, killed, or an
+    /// input or settings file it cannot read: any exit but 0 and 2), an
+    /// answer the agent shows. Run directly, a vanished binary is the
+    /// shell's exit 127, which every agent reads as a non-blocking error
+    /// kept out of sight: the guards imported into hookshot would stop
+    /// without a word.
+    fn text(&self) -> String {
+        let Command {
+            program,
+            portable,
+            agent,
+            warm,
+            event,
+            fallback,
+        } = self;
+        let look = if *portable { "[ -x \"$P\" ] || P=hookshot; " } else { "" };
+        let agent = agent.map(|a| format!("--agent {} ", a.name())).unwrap_or_default();
+        let warm = if *warm { "--warm " } else { "" };
+        let run =
+            format!("P={program}; {look}\"$P\" fire {agent}{warm}{event}; s=$?; case $s in 0|2) exit $s;; esac; ");
+        let what = format!("hookshot fire {event} failed (exit %s), so the hooks it runs did not run");
+        let fix = "reinstall hookshot or run hookshot uninstall";
+        match fallback {
+            Fallback::Block => format!(
+                "{run}printf '{what}: blocked by the closed failure policy ({fix}; hookshot was %s)\\n' $s \"$P\" >&2; exit 2"
+            ),
+            Fallback::Warn => format!("{run}printf '{{\"systemMessage\":\"{what} ({fix})\"}}\\n' $s; exit 0"),
+        }
+    }
+
+    /// Reads back a command [`Command::text`] wrote (any version of it):
+    /// the program must be named `hookshot` and the whole command exactly
+    /// what `install` writes, so a user's own wrapper is never taken for
+    /// ours.
+    fn parse(cmd: &str) -> Option<Command<'_>> {
+        let rest = cmd.strip_prefix("P=")?;
+        let (program, tail) = rest.split_once("; ")?;
+        let (portable, tail) = match tail.strip_prefix("[ -x \"$P\" ] || P=hookshot; ") {
+            Some(t) => (true, t),
+            None => (false, tail),
+        };
+        let tail = tail.strip_prefix("\"$P\" fire ")?;
+        let (agent, tail) = match tail.strip_prefix("--agent ") {
+            Some(t) => {
+                let (name, t) = t.split_once(' ')?;
+                (Some(Agent::parse(name)?), t)
+            }
+            None => (None, tail),
+        };
+        let (warm, tail) = tail.strip_prefix("--warm ").map_or((false, tail), |t| (true, t));
+        let event = tail.split(';').next()?;
+        if !named_hookshot(program) {
+            return None;
+        }
+        [Fallback::Block, Fallback::Warn]
+            .into_iter()
+            .map(|fallback| Command {
+                program,
+                portable,
+                agent,
+                warm,
+                event,
+                fallback,
+            })
+            .find(|c| c.text() == cmd)
+    }
+}
+
+fn named_hookshot(program: &str) -> bool {
+    Path::new(&unquote(program))
+        .file_name()
+        .is_some_and(|n| n == "hookshot")
+}
+
+/// How a registration `install` wrote answers when hookshot cannot run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Guarded {
+    /// `PROGRAM fire EVENT` as older versions wrote it: the agent hides
+    /// the failure.
+    Silently,
+    /// A warning the agent shows; the event goes on.
+    Warns,
+    /// The event is blocked where blocking is safe.
+    Blocks,
+}
+
+/// Whether a hook entry is one `install` wrote, how it answers when
+/// hookshot cannot run, and its program.
+fn ours(hook: &Value) -> Option<(Guarded, String)> {
+    let cmd = hook.get("command").and_then(Value::as_str)?.trim();
+    if let Some(c) = Command::parse(cmd) {
+        // Where a block is not safe every policy warns: it tells nothing.
+        let guarded = match c.fallback {
+            Fallback::Block => Guarded::Blocks,
+            Fallback::Warn if block_is_safe(c.event) => Guarded::Warns,
+            Fallback::Warn => Guarded::Blocks,
+        };
+        let program = if c.portable {
+            format!("{} (else hookshot on PATH)", unquote(c.program))
+        } else {
+            unquote(c.program)
+        };
+        return Some((guarded, program));
+    }
+    let (program, rest) = cmd.rsplit_once(" fire ")?;
+    (named_hookshot(program) && !rest.contains(char::is_whitespace)).then(|| (Guarded::Silently, unquote(program)))
+}
+
+fn is_ours(hook: &Value) -> bool {
+    ours(hook).is_some()
+}
+
+fn side(path: &Path, suffix: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+fn groups_of(doc: &Map<String, Value>) -> impl Iterator<Item = (&String, &Vec<Value>)> {
+    doc.get("hooks")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter_map(|(e, g)| g.as_array().map(|g| (e, g)))
+}
+
+/// Why hookshot cannot take a hook group of `event` from the agent, if it
+/// cannot: an event it does not register for, a hook kind that needs the
+/// agent's own model, or an entry its parser rejects (checked one group
+/// at a time, in the file it would go to, so one bad entry keeps only
+/// itself back).
+fn cannot_take(agent: Agent, event: &str, group: &Value, imported: &Path) -> Option<String> {
+    if !agent.events().contains(&event) {
+        return Some(format!("hookshot does not run {} hooks for {event}", agent.name()));
+    }
+    let hooks = group.get("hooks").and_then(Value::as_array);
+    if let Some(kind) = hooks.into_iter().flatten().find_map(|h| {
+        h.get("type")
+            .and_then(Value::as_str)
+            .filter(|t| matches!(*t, "prompt" | "agent"))
+    }) {
+        return Some(format!(
+            "a \"{kind}\" hook asks the agent's own model, which hookshot does not have"
+        ));
+    }
+    if group
+        .get("hooks")
+        .and_then(Value::as_array)
+        .is_some_and(|h| h.iter().any(is_ours))
+    {
+        return Some("it mixes hookshot's registration with other hooks".into());
+    }
+    let doc = json!({"hooks": {event: [group]}});
+    let source = hookshot::Source::new(imported, hookshot::SourceKind::User);
+    match source.parse(serde_json::to_vec(&doc).unwrap_or_default()) {
+        Ok(_) => None,
+        Err(e) => Some(
+            e.to_string()
+                .lines()
+                .map(|l| l.trim_start_matches(&format!("{}:", imported.display())).trim())
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
+    }
+}
+
+/// Splits the agent's own hook groups out of `doc` (hookshot's entries and
+/// what hookshot cannot take stay): event name -> groups taken, and what
+/// was left behind and why.
+fn take_theirs(agent: Agent, doc: &mut Map<String, Value>, imported: &Path) -> (Map<String, Value>, Vec<String>) {
+    let mut theirs = Map::new();
+    let mut left = Vec::new();
+    let Some(Value::Object(hooks)) = doc.get_mut("hooks") else {
+        return (theirs, left);
+    };
+    for (event, groups) in hooks.iter_mut() {
+        let Value::Array(groups) = groups else { continue };
+        let mut taken = Vec::new();
+        groups.retain(|g| {
+            let all_ours = g
+                .get("hooks")
+                .and_then(Value::as_array)
+                .is_some_and(|hs| !hs.is_empty() && hs.iter().all(is_ours));
+            if all_ours {
+                return true;
+            }
+            match cannot_take(agent, event, g, imported) {
+                Some(why) => {
+                    let what = g
+                        .get("hooks")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|h| h.get("command").or_else(|| h.get("url")).and_then(Value::as_str))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    left.push(format!("{event} [{what}]: {why}"));
+                    true
+                }
+                None => {
+                    taken.push(g.clone());
+                    false
+                }
+            }
+        });
+        if !taken.is_empty() {
+            theirs.insert(event.clone(), Value::Array(taken));
+        }
+    }
+    hooks.retain(|_, g| g.as_array().is_none_or(|g| !g.is_empty()));
+    if hooks.is_empty() {
+        doc.remove("hooks");
+    }
+    (theirs, left)
+}
+
+/// Appends hook groups to `doc`'s `hooks`, event by event, each group
+/// once; how many were added. `None` when `hooks` is not an object.
+fn merge_groups(doc: &mut Map<String, Value>, groups: Map<String, Value>) -> Option<usize> {
+    let Value::Object(hooks) = doc.entry("hooks").or_insert_with(|| Value::Object(Map::new())) else {
+        return None;
+    };
+    let mut n = 0;
+    for (event, new) in groups {
+        let have = hooks.entry(event).or_insert_with(|| Value::Array(Vec::new()));
+        if let (Value::Array(have), Value::Array(new)) = (have, new) {
+            for g in new {
+                if !have.contains(&g) {
+                    have.push(g);
+                    n += 1;
+                }
+            }
+        }
+    }
+    Some(n)
+}
+
+/// Removes hookshot's entries from one event's groups, and the groups
+/// that held only them; how many.
+fn remove_ours_from(groups: &mut Vec<Value>) -> usize {
+    let mut removed = 0;
+    groups.retain_mut(|g| {
+        let Some(Value::Array(hs)) = g.get_mut("hooks") else {
+            return true;
+        };
+        let before = hs.len();
+        hs.retain(|h| !is_ours(h));
+        removed += before - hs.len();
+        !(hs.is_empty() && before > 0)
+    });
+    removed
+}
+
+/// Removes hookshot's entries (and the events and `hooks` key they leave
+/// empty).
+fn remove_ours(doc: &mut Map<String, Value>) -> usize {
+    let mut removed = 0;
+    if let Some(Value::Object(hooks)) = doc.get_mut("hooks") {
+        for groups in hooks.values_mut() {
+            if let Value::Array(groups) = groups {
+                removed += remove_ours_from(groups);
+            }
+        }
+        hooks.retain(|_, groups| groups.as_array().is_none_or(|g| !g.is_empty()));
+    }
+    if doc.get("hooks").and_then(Value::as_object).is_some_and(Map::is_empty) {
+        doc.remove("hooks");
+    }
+    removed
+}
+
+/// Adds hookshot's registration for every event to `doc`; how many were
+/// added (an older registration of an event is replaced, never run twice).
+fn register(
+    doc: &mut Map<String, Value>,
+    path: &Path,
+    agent: Agent,
+    policy: FailPolicy,
+    program: &str,
+    portable: bool,
+    warm: bool,
+) -> Result<usize, Fail> {
+    let hooks = doc.entry("hooks").or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(hooks) = hooks else {
+        return Err(Fail::Usage(format!(
+            "{}: \"hooks\" is not an object; nothing was changed",
+            path.display()
+        )));
+    };
+    let mut added = 0;
+    for event in agent.events() {
+        let command = Command {
+            program,
+            portable,
+            agent: Some(agent),
+            warm,
+            event,
+            fallback: fallback_for(policy, event),
+        }
+        .text();
+        let groups = hooks.entry(event).or_insert_with(|| Value::Array(Vec::new()));
+        let Value::Array(groups) = groups else {
+            return Err(Fail::Usage(format!(
+                "{}: hooks.{event} is not a list; nothing was changed",
+                path.display()
+            )));
+        };
+        let present = groups
+            .iter()
+            .filter_map(|g| g.get("hooks").and_then(Value::as_array))
+            .flatten()
+            .any(|h| h.get("command").and_then(Value::as_str) == Some(command.as_str()));
+        if !present {
+            remove_ours_from(groups);
+            // After the user's own groups: Codex keeps each hook's approval
+            // under its position, which must not move.
+            groups.push(agent.entry(&command));
+            added += 1;
+        }
+    }
+    Ok(added)
+}
+
+pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
+    let scope = scope(args.place.project, args.place.workdir.as_deref())?;
+    let agent = args.place.agent;
+    let policy = policy_for(&scope)?;
+    let program = this_program()?;
+    // A file a team shares names the program so it works on another machine.
+    let portable = matches!(scope, Scope::Project(_)) && agent != Agent::Claude;
+    let mut left = Vec::new();
+    let mut code = 0;
+    for f in agent.files(&scope) {
+        let file = JsonFile::read(&f.path, scope.confine())?;
+        let mut doc = file.doc.clone();
+        let imported = agent.imported_file(&scope, f.imported);
+        let mut theirs = Map::new();
+        if args.import {
+            let (taken, stays) = take_theirs(agent, &mut doc, &imported);
+            theirs = taken;
+            left.extend(stays.into_iter().map(|s| format!("{}: {s}", f.path.display())));
+        }
+        let added = if f.register {
+            register(&mut doc, &f.path, agent, policy, &program, portable, args.warm)?
+        } else {
+            remove_ours(&mut doc);
+            0
+        };
+        if doc == file.doc {
+            if f.register {
+                println!(
+                    "{}: hookshot is already registered for all {} events; nothing changed",
+                    f.path.display(),
+                    agent.events().len()
+                );
+            }
+            continue;
+        }
+        let text = file.render(&doc)?;
+        // The imported hooks are saved before they leave the agent's file:
+        // a failure between the two runs them twice, never not at all.
+        if !theirs.is_empty() {
+            import(&scope, &imported, theirs)?;
+        }
+        // The file as it was before hookshot first touched it.
+        let (backup, absent) = (side(&f.path, ".hookshot-backup"), side(&f.path, ".hookshot-absent"));
+        if file::read_own(&backup).is_none() && file::read_own(&absent).is_none() {
+            match &file.text {
+                Some(t) => file::write(&backup, t.as_bytes(), scope.confine(), false, file.meta.as_ref())?,
+                None => file::write(&absent, b"", scope.confine(), false, None)?,
+            }
+        }
+        file::write(&f.path, text.as_bytes(), scope.confine(), true, None)?;
+        if f.register {
+            println!(
+                "{}: hookshot registered for {added} event(s) ({} in all); the file as it was is kept beside it for `hookshot uninstall --agent {}`",
+                f.path.display(),
+                agent.events().len(),
+                agent.name()
+            );
+        } else {
+            println!("{}: hookshot's older registration taken out", f.path.display());
+        }
+    }
+    match policy {
+        FailPolicy::Closed => println!(
+            "if hookshot itself cannot run, {agent} blocks tool calls, prompts and permissions, and warns at other events (closed failure policy)"
+        ),
+        FailPolicy::Open => println!(
+            "if hookshot itself cannot run, {agent} shows a warning and goes on (open failure policy; with \"hooksConfig\": {{\"onFailure\": \"closed\"}} in hookshot's settings, run install again to block instead)"
+        ),
+    }
+    if !left.is_empty() {
+        eprintln!(
+            "hookshot: {} hook group(s) stay where {agent} runs them, as they were:",
+            left.len()
+        );
+        for l in &left {
+            eprintln!("  {l}");
+        }
+        code = 1;
+    }
+    Ok(code)
+}
+
+/// The failure policy the registration carries: what hookshot's trusted
+/// settings for this place say now (the user's, or the project's with the
+/// user's and the system's).
+fn policy_for(scope: &Scope) -> Result<FailPolicy, Fail> {
+    let sources = Sources {
+        workdir: Some(scope.root().to_path_buf()),
+        ..Sources::default()
+    };
+    Ok(build(&sources)?.failure_policy())
+}
+
+/// Adds the agent's own hook groups to hookshot's imported file (nothing
+/// already there twice); a project's file is trusted as it is now: the
+/// user moved hooks that already ran.
+fn import(scope: &Scope, file: &Path, theirs: Map<String, Value>) -> Result<(), Fail> {
+    let have = JsonFile::read(file, scope.confine())?;
+    let mut doc = have.doc.clone();
+    let n = merge_groups(&mut doc, theirs)
+        .ok_or_else(|| Fail::Usage(format!("{}: \"hooks\" is not an object", file.display())))?;
+    let text = have.render(&doc)?;
+    let bytes = text.into_bytes();
+    file::write(file, &bytes, scope.confine(), true, None)?;
+    println!("{}: imported {n} hook group(s)", file.display());
+    if let Scope::Project(project) = scope {
+        let store = trust_store_path()
+            .ok_or_else(|| Fail::Usage("cannot locate the trust store (set HOME or XDG_CONFIG_HOME)".into()))?;
+        let mut store = hookshot::TrustStore::open(store).map_err(|e| Fail::Usage(e.to_string()))?;
+        let source = hookshot::Source::new(file, hookshot::SourceKind::Project);
+        let source = hookshot::Source {
+            scope: Some(project.clone()),
+            ..source
+        };
+        let parsed = source.parse(bytes.clone()).map_err(|e| Fail::Settings(e.to_string()))?;
+        let (scope_dir, rel) = source.trust_key();
+        let covers = hookshot_registry::covered_files(&scope_dir, project, &parsed);
+        store.trust(&scope_dir, &rel, &bytes, covers);
+        store.save().map_err(|e| Fail::Usage(e.to_string()))?;
+        println!(
+            "{}: trusted as it is now (it holds hooks the project already ran)",
+            file.display()
+        );
+    }
+    Ok(())
+}
+
+pub(crate) fn uninstall(args: UninstallArgs) -> Result<u8, Fail> {
+    let scope = scope(args.place.project, args.place.workdir.as_deref())?;
+    let agent = args.place.agent;
+    let mut any = false;
+    for f in agent.files(&scope) {
+        any |= uninstall_file(agent, &scope, &f)?;
+    }
+    if !any {
+        println!(
+            "{}: hookshot is not registered there; nothing changed",
+            agent.settings_file(&scope).display()
+        );
+    }
+    Ok(0)
+}
+
+/// Takes hookshot out of one of the agent's files and puts back what
+/// `--import` moved out of it; whether there was anything to do.
+fn uninstall_file(agent: Agent, scope: &Scope, f: &AgentFile) -> Result<bool, Fail> {
+    let path = &f.path;
+    let confine = scope.confine();
+    let file = JsonFile::read(path, confine)?;
+    let mut doc = file.doc.clone();
+    let (backup, absent) = (side(path, ".hookshot-backup"), side(path, ".hookshot-absent"));
+    let removed = remove_ours(&mut doc);
+    // What --import moved out goes back where it came from.
+    let imported = agent.imported_file(scope, f.imported);
+    let had = JsonFile::read(&imported, confine)?;
+    let had_import = had.text.is_some();
+    let theirs = had
+        .doc
+        .get("hooks")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let returned = if theirs.is_empty() {
+        0
+    } else {
+        merge_groups(&mut doc, theirs).ok_or_else(|| {
+            Fail::Usage(format!(
+                "{}: \"hooks\" is not an object; nothing was changed",
+                path.display()
+            ))
+        })?
+    };
+    if removed == 0 && !had_import {
+        return Ok(false);
+    }
+    let done = |what: String| -> Result<bool, Fail> {
+        if had_import {
+            std::fs::remove_file(&imported).map_err(|e| Fail::Usage(format!("{}: {e}", imported.display())))?;
+            println!(
+                "{}: its {returned} hook group(s) are back in {}",
+                imported.display(),
+                path.display()
+            );
+        }
+        println!("{what}");
+        Ok(true)
+    };
+    if file::read_own(&absent).is_some() && doc.is_empty() {
+        if file.text.is_some() {
+            let target = file::resolve(path, confine, true)?;
+            std::fs::remove_file(&target).map_err(|e| Fail::Usage(format!("{}: {e}", path.display())))?;
+        }
+        let _ = std::fs::remove_file(&absent);
+        return done(format!("{}: removed (hookshot had created it)", path.display()));
+    }
+    // Nothing but hookshot's changes since install: the file goes back
+    // byte for byte (its mode too).
+    if let Some((bytes, meta)) = file::read_own(&backup) {
+        let was = std::str::from_utf8(&bytes)
+            .ok()
+            .and_then(|t| file::parse(&backup, t).ok())
+            .map(Option::unwrap_or_default);
+        let same = was.is_some_and(|mut was| {
+            remove_ours(&mut was);
+            was == doc
+        });
+        if same {
+            file::write(path, &bytes, confine, true, Some(&meta))?;
+            let _ = std::fs::remove_file(&backup);
+            return done(format!(
+                "{}: restored exactly as it was before hookshot",
+                path.display()
+            ));
+        }
+    }
+    file::write(path, file.render(&doc)?.as_bytes(), confine, true, None)?;
+    let _ = std::fs::remove_file(&absent);
+    let kept = if file::read_own(&backup).is_some() {
+        format!("; the original is still in {}", backup.display())
+    } else {
+        String::new()
+    };
+    done(format!(
+        "{}: removed hookshot's {removed} entr{} (the file changed since install, so the rest stays as it is now{kept})",
+        path.display(),
+        if removed == 1 { "y" } else { "ies" },
+    ))
+}
+
+/// Where hookshot is registered for one agent, as `doctor` reports it.
+pub(crate) struct Registration {
+    pub(crate) file: PathBuf,
+    /// How many of the agent's events run hookshot, of how many.
+    pub(crate) events: usize,
+    pub(crate) all: usize,
+    /// The weakest answer any of them gives when hookshot cannot run.
+    pub(crate) guarded: Guarded,
+    /// Registered programs that cannot be found (or run) now.
+    pub(crate) missing: Vec<String>,
+}
+
+/// Where hookshot is registered for `agent` in the user's files or a
+/// project's; `None` when it is not.
+pub(crate) fn registration(agent: Agent, project: Option<&Path>) -> Option<Registration> {
+    let scope = match project {
+        Some(p) => Scope::Project(p.to_path_buf()),
+        None => scope(false, None).ok()?,
+    };
+    let all = agent.events();
+    let mut r: Option<Registration> = None;
+    for f in agent.files(&scope) {
+        let Ok(file) = JsonFile::read(&f.path, None) else {
+            continue;
+        };
+        let mut found_any = false;
+        let mut reg = Registration {
+            file: f.path.clone(),
+            events: 0,
+            all: all.len(),
+            guarded: Guarded::Blocks,
+            missing: Vec::new(),
+        };
+        for (event, groups) in groups_of(&file.doc) {
+            let found: Vec<_> = groups
+                .iter()
+                .filter_map(|g| g.get("hooks").and_then(Value::as_array))
+                .flatten()
+                .filter_map(ours)
+                .collect();
+            found_any |= !found.is_empty();
+            reg.events += usize::from(!found.is_empty() && all.contains(&event.as_str()));
+            for (guarded, program) in found {
+                reg.guarded = reg.guarded.min(guarded);
+                if !can_run(&program) && !reg.missing.contains(&program) {
+                    reg.missing.push(program);
+                }
+            }
+        }
+        if found_any && r.as_ref().is_none_or(|r| reg.events > r.events) {
+            r = Some(reg);
+        }
+    }
+    r
+}
+
+/// Whether a registered program (as [`ours`] names it) can be run here.
+fn can_run(program: &str) -> bool {
+    match program.strip_suffix(" (else hookshot on PATH)") {
+        Some(p) => is_executable(Path::new(p)) || on_path("hookshot"),
+        None => is_executable(Path::new(program)),
+    }
+}
+
+fn on_path(name: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| is_executable(&d.join(name))))
+}
+
+/// The program as [`this_program`] quoted it.
+fn unquote(program: &str) -> String {
+    match program.strip_prefix('\'').and_then(|p| p.strip_suffix('\'')) {
+        Some(inner) => inner.replace(r"'\''", "'"),
+        None => program.to_string(),
+    }
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+pub(crate) const AGENTS: [Agent; 3] = [Agent::Claude, Agent::Gemini, Agent::Codex];
+
+impl std::fmt::Display for Agent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,152 @@
+use super::*;
+use hookshot_registry::IMPORTED;
+
+fn cmd(program: &str, event: &str, fallback: Fallback, warm: bool, portable: bool) -> String {
+    Command {
+        program,
+        portable,
+        agent: Some(Agent::Claude),
+        warm,
+        event,
+        fallback,
+    }
+    .text()
+}
+
+#[test]
+fn only_hookshot_fire_commands_are_ours() {
+    let h = |c: &str| json!({"type": "command", "command": c});
+    assert!(is_ours(&h("/usr/local/bin/hookshot fire PreToolUse")));
+    assert!(is_ours(&h("'/home/a b/hookshot' fire BeforeTool")));
+    assert!(!is_ours(&h("/usr/bin/hookshot-like fire PreToolUse")));
+    assert!(!is_ours(&h("sh guard.sh fire PreToolUse")));
+    assert!(!is_ours(&h("hookshot fire PreToolUse --settings x.json")));
+    for fallback in [Fallback::Block, Fallback::Warn] {
+        for (warm, portable) in [(false, false), (true, false), (false, true), (true, true)] {
+            let c = cmd("'/a b/hookshot'", "Stop", fallback, warm, portable);
+            assert!(is_ours(&h(&c)), "{c}");
+            assert_eq!(c.contains("fire --agent claude --warm Stop;"), warm, "{c}");
+            // A user's own variation of it is theirs.
+            assert!(!is_ours(&h(&c.replace("exit $s;;", "exit 0;;"))), "{c}");
+            assert!(!is_ours(&h(&c.replace("hookshot'", "hookshot2'"))), "{c}");
+            assert!(!is_ours(&h(&c.replace("--agent claude", "--agent other"))), "{c}");
+        }
+    }
+    // What older versions wrote is still recognised (to be replaced).
+    let old = "P=/x/hookshot; \"$P\" fire Stop; s=$?; case $s in 0|2) exit $s;; esac; printf '{\"systemMessage\":\"hookshot fire Stop failed (exit %s), so the hooks it runs did not run (reinstall hookshot or run hookshot uninstall)\"}\\n' $s; exit 0";
+    assert!(is_ours(&h(old)));
+}
+
+fn run(command: &str) -> std::process::Output {
+    std::process::Command::new("sh").args(["-c", command]).output().unwrap()
+}
+
+#[test]
+fn a_registration_answers_for_hookshot_when_it_cannot_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let gone = dir.path().join("hookshot").display().to_string();
+    let out = run(&cmd(&gone, "BeforeTool", Fallback::Warn, false, false));
+    assert_eq!(out.status.code(), Some(0));
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        answer["systemMessage"].as_str().unwrap().contains("(exit 127)"),
+        "{answer}"
+    );
+    let out = run(&cmd(&gone, "BeforeTool", Fallback::Block, false, false));
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(&format!("hookshot was {gone}")), "{stderr}");
+    // hookshot's own answers pass through as they are.
+    let here = dir.path().join("hookshot");
+    std::fs::write(&here, "#!/bin/sh\necho '{\"decision\":\"deny\"}'; exit 2\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&here, std::fs::Permissions::from_mode(0o755)).unwrap();
+    for fallback in [Fallback::Warn, Fallback::Block] {
+        let out = run(&cmd(&gone, "BeforeTool", fallback, false, false));
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(out.stdout, b"{\"decision\":\"deny\"}\n");
+        assert!(out.stderr.is_empty());
+    }
+}
+
+#[test]
+fn a_portable_registration_finds_hookshot_on_path_when_its_path_is_another_machines() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let here = bin.join("hookshot");
+    std::fs::write(&here, "#!/bin/sh\necho \"ran $*\"\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&here, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let c = cmd("/elsewhere/hookshot", "Stop", Fallback::Warn, false, true);
+    let out = std::process::Command::new("sh")
+        .args(["-c", &c])
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "ran fire --agent claude Stop\n");
+}
+
+#[test]
+fn the_closed_policy_blocks_only_where_a_block_is_safe() {
+    for e in [
+        "PreToolUse",
+        "BeforeTool",
+        "PermissionRequest",
+        "UserPromptSubmit",
+        "BeforeAgent",
+    ] {
+        assert_eq!(fallback_for(FailPolicy::Closed, e), Fallback::Block, "{e}");
+    }
+    // A block at Stop makes the agent go on forever; at SessionEnd it
+    // stops nothing.
+    for e in [
+        "Stop",
+        "SubagentStop",
+        "SessionEnd",
+        "SessionStart",
+        "Notification",
+        "PostToolUse",
+        "AfterAgent",
+    ] {
+        assert_eq!(fallback_for(FailPolicy::Closed, e), Fallback::Warn, "{e}");
+    }
+    for e in ["PreToolUse", "Stop"] {
+        assert_eq!(fallback_for(FailPolicy::Open, e), Fallback::Warn, "{e}");
+    }
+}
+
+#[test]
+fn every_agent_event_name_is_known() {
+    for agent in AGENTS {
+        for e in agent.events() {
+            assert!(EventKind::parse(e).is_some(), "{agent}: {e}");
+        }
+    }
+    assert!(!Agent::Claude.events().contains(&"WorktreeCreate"));
+    assert!(Agent::Gemini.events().contains(&"BeforeTool"));
+    assert!(Agent::Codex.events().contains(&"PermissionRequest"));
+}
+
+#[test]
+fn each_agent_imports_into_a_file_discovery_reads_in_its_dialect() {
+    for scope in [
+        Scope::Project(PathBuf::from("/p")),
+        Scope::User {
+            home: "/h".into(),
+            config: "/h/.config".into(),
+        },
+    ] {
+        for agent in AGENTS {
+            for f in agent.files(&scope) {
+                let file = agent.imported_file(&scope, f.imported);
+                let name = file.file_name().and_then(|n| n.to_str()).unwrap();
+                assert_eq!(
+                    IMPORTED.iter().find(|(n, _)| *n == name).map(|(_, d)| *d),
+                    Some(agent.dialect()),
+                    "{agent}"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,385 @@
+//! `hookshot install`, `uninstall` and the registered command, tried as a
+//! repository that wants the user's files, a user with dotfiles and private
+//! modes, and an agent that sends what models write. The real binary; the
+//! registered command run by `sh -c` as the agents run it.
+
+mod common;
+
+use std::os::unix::fs::PermissionsExt;
+use std::process::Output;
+
+use common::Project;
+use serde_json::{Value, json};
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn install(p: &Project, args: &[&str]) -> Output {
+    let mut all = vec!["install"];
+    all.extend_from_slice(args);
+    p.command(&all).output().unwrap()
+}
+
+fn mode(path: &std::path::Path) -> u32 {
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
+}
+
+/// The hookshot command registered for `event` in `settings`.
+fn registered(settings: &std::path::Path, event: &str) -> String {
+    let text = std::fs::read_to_string(settings).unwrap();
+    let doc: Value = serde_json::from_str(&hookshot_registry::blank_comments(&text).unwrap_or(text)).unwrap();
+    doc["hooks"][event]
+        .as_array()
+        .unwrap_or_else(|| panic!("no {event} in {doc}"))
+        .iter()
+        .flat_map(|g| g["hooks"].as_array().unwrap())
+        .filter_map(|h| h["command"].as_str())
+        .find(|c| c.contains(" fire "))
+        .unwrap_or_else(|| panic!("no hookshot entry for {event} in {doc}"))
+        .to_string()
+}
+
+/// What the agent does: `sh -c COMMAND` in the project, the event on stdin.
+fn agent_runs(p: &Project, command: &str, input: &[u8], env: &[(&str, String)]) -> Output {
+    let mut agent = std::process::Command::new("sh");
+    agent
+        .args(["-c", command])
+        .current_dir(p.path("proj"))
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("GEMINI_PROJECT_DIR")
+        .env("HOME", p.path("home"))
+        .env("XDG_CONFIG_HOME", p.path("home/.config"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    for (k, v) in env {
+        agent.env(k, v);
+    }
+    let mut child = agent.spawn().unwrap();
+    use std::io::Write;
+    let _ = child.stdin.take().unwrap().write_all(input);
+    child.wait_with_output().unwrap()
+}
+
+fn installed_copy(p: &Project) -> std::path::PathBuf {
+    let exe = p.path("bin/hookshot");
+    std::fs::create_dir_all(exe.parent().unwrap()).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_hookshot"), &exe).unwrap();
+    exe
+}
+
+#[test]
+fn a_repository_cannot_point_install_s_writes_at_the_user_s_files() {
+    let p = Project::new();
+    let user = p.write(
+        "home/.config/hookshot/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "sh deny.sh"}]}]}}"#,
+    );
+    let before = std::fs::read(&user).unwrap();
+    // The temporary name older versions used, planted as a link.
+    p.write("proj/.gemini/settings.json", "{}");
+    std::os::unix::fs::symlink(&user, p.path("proj/.gemini/settings.hookshot-tmp")).unwrap();
+    let out = install(&p, &["--agent", "gemini", "--project", "--workdir", "proj"]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert_eq!(
+        std::fs::read(&user).unwrap(),
+        before,
+        "the user's file was written through a link"
+    );
+    // A settings file, or a folder, that leads out of the project is refused.
+    let bashrc = p.write("home/.bashrc", "export A=1\n");
+    std::fs::create_dir_all(p.path("proj/.claude")).unwrap();
+    std::os::unix::fs::symlink(&bashrc, p.path("proj/.claude/settings.local.json")).unwrap();
+    let out = install(&p, &["--agent", "claude", "--project", "--workdir", "proj"]);
+    assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
+    assert!(text(&out).1.contains("leads out of the project"), "{:?}", text(&out));
+    assert_eq!(std::fs::read_to_string(&bashrc).unwrap(), "export A=1\n");
+    std::os::unix::fs::symlink(p.path("home/.config/hookshot"), p.path("proj/.hookshot")).unwrap();
+    p.write(
+        "proj/.codex/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "sh g.sh"}]}]}}"#,
+    );
+    let out = install(&p, &["--agent", "codex", "--project", "--workdir", "proj", "--import"]);
+    assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
+    assert!(!p.path("home/.config/hookshot/imported/codex.json").exists());
+    assert!(
+        std::fs::read_to_string(p.path("proj/.codex/hooks.json"))
+            .unwrap()
+            .contains("g.sh")
+    );
+}
+
+#[test]
+fn a_user_s_linked_private_file_stays_linked_private_and_as_written() {
+    let p = Project::new();
+    let original = "{\n  // my settings\n  \"env\": {\"TOKEN\": \"secret\"},\n  \"big\": 12345678901234567890123,\n  \"zeta\": 1,\n  \"alpha\": 2,\n  \"hooks\": {\"BeforeTool\": [{\"matcher\": \"write_file\", \"hooks\": [{\"type\": \"command\", \"command\": \"sh g.sh\"}]}]}\n}\n";
+    let real = p.write("home/dotfiles/gemini.json", original);
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+    std::fs::create_dir_all(p.path("home/.gemini")).unwrap();
+    let link = p.path("home/.gemini/settings.json");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let out = install(&p, &["--agent", "gemini"]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(mode(&real), 0o600);
+    let now = std::fs::read_to_string(&real).unwrap();
+    for kept in ["// my settings", "12345678901234567890123", "sh g.sh"] {
+        assert!(now.contains(kept), "{kept} lost:\n{now}");
+    }
+    assert!(now.find("\"zeta\"") < now.find("\"alpha\""), "{now}");
+    assert!(registered(&link, "BeforeTool").contains("fire --agent gemini BeforeTool;"));
+    let backup = p.path("home/.gemini/settings.json.hookshot-backup");
+    assert_eq!(mode(&backup), 0o600);
+    let out = p.command(&["uninstall", "--agent", "gemini"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(std::fs::read_to_string(&real).unwrap(), original);
+    assert_eq!(mode(&real), 0o600);
+    // gemini-cli's commented file is read by hookshot as gemini-cli reads it.
+    let out = p.command(&["validate", "home/.gemini/settings.json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+}
+
+#[test]
+fn a_read_only_settings_file_is_refused_not_replaced() {
+    let p = Project::new();
+    let settings = p.write("home/.claude/settings.json", "{}\n");
+    std::fs::set_permissions(&settings, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let out = install(&p, &["--agent", "claude"]);
+    assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
+    assert!(text(&out).1.contains("read-only"), "{:?}", text(&out));
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), "{}\n");
+    assert_eq!(mode(&settings), 0o444);
+}
+
+#[test]
+fn a_project_install_a_team_commits_names_no_path_of_this_machine() {
+    let p = Project::new();
+    let shared = "{\"permissions\": {\"allow\": [\"Bash(ls)\"]}}\n";
+    p.write("proj/.claude/settings.json", shared);
+    let out = install(&p, &["--agent", "claude", "--project", "--workdir", "proj"]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    // Claude Code's per-user project file holds the registration.
+    assert_eq!(
+        std::fs::read_to_string(p.path("proj/.claude/settings.json")).unwrap(),
+        shared
+    );
+    let local = p.path("proj/.claude/settings.local.json");
+    assert!(registered(&local, "PreToolUse").contains("fire --agent claude PreToolUse;"));
+    // gemini-cli has no such file: the command finds hookshot on PATH when
+    // the path written is another machine's.
+    let out = install(&p, &["--agent", "gemini", "--project", "--workdir", "proj"]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let command = registered(&p.path("proj/.gemini/settings.json"), "BeforeTool");
+    assert!(command.contains("|| P=hookshot;"), "{command}");
+    let elsewhere = command.replacen(
+        &format!("P={}", env!("CARGO_BIN_EXE_hookshot")),
+        "P=/nowhere/hookshot",
+        1,
+    );
+    assert_ne!(elsewhere, command);
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_hookshot")).parent().unwrap();
+    let input = json!({"hook_event_name": "BeforeTool", "tool_name": "read_file", "tool_input": {}}).to_string();
+    let out = agent_runs(
+        &p,
+        &elsewhere,
+        input.as_bytes(),
+        &[("PATH", format!("{}:/usr/bin:/bin", bin.display()))],
+    );
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(!text(&out).0.contains("failed (exit 127)"), "{:?}", text(&out));
+    // doctor names a registered program that cannot be found, and not one
+    // found on PATH.
+    let settings = p.path("proj/.gemini/settings.json");
+    let doc = std::fs::read_to_string(&settings).unwrap();
+    std::fs::write(
+        &settings,
+        doc.replace(&format!("P={}", env!("CARGO_BIN_EXE_hookshot")), "P=/nowhere/hookshot"),
+    )
+    .unwrap();
+    let doctor = |path: String| {
+        let out = p
+            .command(&["doctor", "--workdir", "proj"])
+            .env("PATH", path)
+            .output()
+            .unwrap();
+        text(&out).0
+    };
+    let report = doctor("/usr/bin:/bin".into());
+    assert!(
+        report.contains("PROBLEM: gemini (project) runs /nowhere/hookshot (else hookshot on PATH)"),
+        "{report}"
+    );
+    let report = doctor(format!("{}:/usr/bin:/bin", bin.display()));
+    assert!(!report.contains("/nowhere"), "{report}");
+}
+
+/// A PreToolUse guard under hookshot, registered for Claude Code.
+fn guarded(p: &Project, policy: &str) -> String {
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"hooksConfig": {"onFailure": policy}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "grep -q 'rm -rf' && { echo 'no recursive deletes' >&2; exit 2; }; exit 0"}]}]}})
+        .to_string(),
+    );
+    let exe = installed_copy(p);
+    let out = p.command_of(&exe, &["install", "--agent", "claude"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    registered(&p.path("home/.claude/settings.json"), "PreToolUse")
+}
+
+#[test]
+fn what_a_model_can_put_in_a_tool_call_is_read_and_guarded() {
+    let p = Project::new();
+    let command = guarded(&p, "open");
+    let env = [("CLAUDE_PROJECT_DIR", p.path("proj").display().to_string())];
+    // A lone surrogate, as JavaScript's JSON.stringify writes it.
+    let input =
+        br#"{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf ~ # \ud800"}}"#;
+    let out = agent_runs(&p, &command, input, &env);
+    assert_eq!(out.status.code(), Some(2), "{:?}", text(&out));
+    assert!(text(&out).1.contains("no recursive deletes"), "{:?}", text(&out));
+    // Nesting deeper than serde_json's 128 levels.
+    let deep = format!(
+        r#"{{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {{"command": "rm -rf ~", "x": {}1{}}}}}"#,
+        "[".repeat(300),
+        "]".repeat(300)
+    );
+    let out = agent_runs(&p, &command, deep.as_bytes(), &env);
+    assert_eq!(out.status.code(), Some(2), "{:?}", text(&out));
+    assert!(text(&out).1.contains("no recursive deletes"), "{:?}", text(&out));
+    // Deeper than hookshot reads: blocked, under the open policy too.
+    let deeper = format!(
+        r#"{{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {{"command": "ls", "x": {}1{}}}}}"#,
+        "[".repeat(5000),
+        "]".repeat(5000)
+    );
+    let out = agent_runs(&p, &command, deeper.as_bytes(), &env);
+    assert_eq!(out.status.code(), Some(2), "{:?}", text(&out));
+    assert!(text(&out).1.contains("cannot be read"), "{:?}", text(&out));
+}
+
+#[test]
+fn under_the_closed_policy_a_missing_hookshot_blocks_tool_calls_but_never_stop() {
+    let p = Project::new();
+    let pre = guarded(&p, "closed");
+    let settings = p.path("home/.claude/settings.json");
+    std::fs::remove_file(p.path("bin/hookshot")).unwrap();
+    let input =
+        json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}).to_string();
+    let out = agent_runs(&p, &pre, input.as_bytes(), &[]);
+    assert_eq!(out.status.code(), Some(2), "{:?}", text(&out));
+    for event in ["Stop", "SubagentStop", "SessionEnd"] {
+        let command = registered(&settings, event);
+        let out = agent_runs(&p, &command, b"{}", &[]);
+        assert_eq!(out.status.code(), Some(0), "{event}: {:?}", text(&out));
+        let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(
+            answer["systemMessage"].as_str().unwrap().contains("exit 127"),
+            "{answer}"
+        );
+    }
+}
+
+#[test]
+fn a_registered_claude_hook_is_never_taken_for_codex() {
+    let p = Project::new();
+    // A project hook Claude Code runs itself: hookshot must not run it again.
+    p.write(
+        "proj/.claude/settings.json",
+        r#"{"hooks": {"MessageDisplay": [{"hooks": [{"type": "command", "command": "touch ran-twice"}]}]}}"#,
+    );
+    let out = p.command(&["trust", "--yes", "--workdir", "proj"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let out = install(&p, &["--agent", "claude"]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let command = registered(&p.path("home/.claude/settings.json"), "MessageDisplay");
+    // Claude Code 2.1.332 sends a turn_id on MessageDisplay.
+    let input =
+        json!({"hook_event_name": "MessageDisplay", "session_id": "s", "turn_id": "t1", "message": "hi"}).to_string();
+    let out = agent_runs(
+        &p,
+        &command,
+        input.as_bytes(),
+        &[("CLAUDE_PROJECT_DIR", p.path("proj").display().to_string())],
+    );
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(
+        !p.path("proj/ran-twice").exists(),
+        "the project's Claude hook ran a second time"
+    );
+}
+
+#[test]
+fn import_moves_what_hookshot_runs_and_leaves_the_rest_where_the_agent_runs_it() {
+    let p = Project::new();
+    let settings = p.write(
+        "home/.claude/settings.json",
+        &json!({"hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": "sh guard.sh"}]},
+                {"matcher": "^(?!Read$).*", "hooks": [{"type": "command", "command": "sh lookahead.sh"}]},
+                {"matcher": "Write", "hooks": [{"type": "prompt", "prompt": "is this safe?"}]}
+            ],
+            "WorktreeCreate": [{"hooks": [{"type": "command", "command": "sh make-tree.sh"}]}]
+        }})
+        .to_string(),
+    );
+    let out = install(&p, &["--agent", "claude", "--import"]);
+    assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
+    let (_, stderr) = text(&out);
+    assert!(stderr.contains("WorktreeCreate [sh make-tree.sh]"), "{stderr}");
+    assert!(stderr.contains("\"prompt\" hook"), "{stderr}");
+    assert!(stderr.contains("lookahead.sh"), "{stderr}");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    let s = doc.to_string();
+    assert!(!s.contains("guard.sh"), "{s}");
+    for stays in ["lookahead.sh", "is this safe?", "make-tree.sh"] {
+        assert!(s.contains(stays), "{stays} left the agent's file: {s}");
+    }
+    let imported = std::fs::read_to_string(p.path("home/.config/hookshot/imported/claude.json")).unwrap();
+    assert!(
+        imported.contains("guard.sh") && !imported.contains("lookahead"),
+        "{imported}"
+    );
+    // The import loads: no entry in it breaks the rest.
+    let out = p
+        .command(&["validate", "home/.config/hookshot/imported/claude.json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+}
+
+#[test]
+fn codex_hooks_of_every_event_hookshot_fires_are_moved_and_registered() {
+    let p = Project::new();
+    let hooks = p.write(
+        "home/.codex/hooks.json",
+        &json!({"hooks": {
+            "PermissionRequest": [{"hooks": [{"type": "command", "command": "sh deny-escalation.sh"}]}],
+            "PreCompact": [{"hooks": [{"type": "command", "command": "sh compact.sh"}]}],
+            "PreModelRequest": [{"hooks": [{"type": "command", "command": "sh model.sh"}]}]
+        }})
+        .to_string(),
+    );
+    let out = install(&p, &["--agent", "codex", "--import"]);
+    assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
+    assert!(
+        text(&out).1.contains("PreModelRequest [sh model.sh]"),
+        "{:?}",
+        text(&out)
+    );
+    for event in ["PermissionRequest", "PreCompact", "SessionEnd", "SubagentStop"] {
+        assert!(registered(&hooks, event).contains(&format!("fire --agent codex {event};")));
+    }
+    let imported = std::fs::read_to_string(p.path("home/.config/hookshot/imported/codex.json")).unwrap();
+    assert!(
+        imported.contains("deny-escalation.sh") && imported.contains("compact.sh"),
+        "{imported}"
+    );
+    assert!(std::fs::read_to_string(&hooks).unwrap().contains("model.sh"));
+}
