@@ -142,19 +142,29 @@ fn invalid_json_output_is_a_message_not_a_decision() {
 }
 
 #[test]
-fn bad_input_json_exits_1() {
+fn bad_input_json_blocks_a_guarded_event_and_fails_elsewhere() {
     let dir = project("exit 0", 5000);
-    let mut child = hookshot()
-        .args(["fire", "BeforeTool", "--settings", "settings.json", "--input", "-"])
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child.stdin.take().unwrap().write_all(b"{\"tool_name\": ").unwrap();
-    let o = child.wait_with_output().unwrap();
+    let fire = |event: &str| {
+        let mut child = hookshot()
+            .args(["fire", event, "--settings", "settings.json", "--input", "-"])
+            .current_dir(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(b"{\"tool_name\": ").unwrap();
+        child.wait_with_output().unwrap()
+    };
+    // BeforeTool has a hook that could not be asked: blocked, not let through.
+    let o = fire("BeforeTool");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("stdin:1:14: invalid input JSON"), "{err}");
+    assert!(err.contains("its input cannot be read"), "{err}");
+    // No hook sees AfterTool: a plain failure.
+    let o = fire("AfterTool");
     assert_eq!(o.status.code(), Some(1));
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("stdin:1:14: invalid input JSON"),

@@ -8,7 +8,7 @@ mod common;
 use std::os::unix::fs::PermissionsExt;
 use std::process::Output;
 
-use common::Project;
+use common::{Project, agent_runs, installed_copy, registered_command as registered};
 use serde_json::{Value, json};
 
 fn text(o: &Output) -> (String, String) {
@@ -26,50 +26,6 @@ fn install(p: &Project, args: &[&str]) -> Output {
 
 fn mode(path: &std::path::Path) -> u32 {
     std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
-}
-
-/// The hookshot command registered for `event` in `settings`.
-fn registered(settings: &std::path::Path, event: &str) -> String {
-    let text = std::fs::read_to_string(settings).unwrap();
-    let doc: Value = serde_json::from_str(&hookshot_registry::blank_comments(&text).unwrap_or(text)).unwrap();
-    doc["hooks"][event]
-        .as_array()
-        .unwrap_or_else(|| panic!("no {event} in {doc}"))
-        .iter()
-        .flat_map(|g| g["hooks"].as_array().unwrap())
-        .filter_map(|h| h["command"].as_str())
-        .find(|c| c.contains(" fire "))
-        .unwrap_or_else(|| panic!("no hookshot entry for {event} in {doc}"))
-        .to_string()
-}
-
-/// What the agent does: `sh -c COMMAND` in the project, the event on stdin.
-fn agent_runs(p: &Project, command: &str, input: &[u8], env: &[(&str, String)]) -> Output {
-    let mut agent = std::process::Command::new("sh");
-    agent
-        .args(["-c", command])
-        .current_dir(p.path("proj"))
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("GEMINI_PROJECT_DIR")
-        .env("HOME", p.path("home"))
-        .env("XDG_CONFIG_HOME", p.path("home/.config"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    for (k, v) in env {
-        agent.env(k, v);
-    }
-    let mut child = agent.spawn().unwrap();
-    use std::io::Write;
-    let _ = child.stdin.take().unwrap().write_all(input);
-    child.wait_with_output().unwrap()
-}
-
-fn installed_copy(p: &Project) -> std::path::PathBuf {
-    let exe = p.path("bin/hookshot");
-    std::fs::create_dir_all(exe.parent().unwrap()).unwrap();
-    std::fs::copy(env!("CARGO_BIN_EXE_hookshot"), &exe).unwrap();
-    exe
 }
 
 #[test]
@@ -355,31 +311,45 @@ fn import_moves_what_hookshot_runs_and_leaves_the_rest_where_the_agent_runs_it()
 }
 
 #[test]
-fn codex_hooks_of_every_event_hookshot_fires_are_moved_and_registered() {
+fn codex_hooks_keep_their_place_and_their_approval() {
     let p = Project::new();
-    let hooks = p.write(
-        "home/.codex/hooks.json",
-        &json!({"hooks": {
-            "PermissionRequest": [{"hooks": [{"type": "command", "command": "sh deny-escalation.sh"}]}],
-            "PreCompact": [{"hooks": [{"type": "command", "command": "sh compact.sh"}]}],
-            "PreModelRequest": [{"hooks": [{"type": "command", "command": "sh model.sh"}]}]
-        }})
-        .to_string(),
-    );
+    let original = json!({"hooks": {
+        "PermissionRequest": [{"hooks": [{"type": "command", "command": "sh deny-escalation.sh"}]}],
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "sh guard.sh"}]}],
+        "PreModelRequest": [{"hooks": [{"type": "command", "command": "sh model.sh"}]}]
+    }})
+    .to_string();
+    let hooks = p.write("home/.codex/hooks.json", &original);
     let out = install(&p, &["--agent", "codex", "--import"]);
     assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
+    let (_, stderr) = text(&out);
+    assert!(stderr.contains("PreModelRequest [sh model.sh]"), "{stderr}");
     assert!(
-        text(&out).1.contains("PreModelRequest [sh model.sh]"),
-        "{:?}",
-        text(&out)
+        stderr.contains("PermissionRequest [sh deny-escalation.sh]: Codex keeps its approval"),
+        "{stderr}"
     );
-    for event in ["PermissionRequest", "PreCompact", "SessionEnd", "SubagentStop"] {
+    // Every event hookshot fires is registered, after the user's own
+    // groups: Codex's approvals are kept by position, which must not move.
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&hooks).unwrap()).unwrap();
+    for event in [
+        "PermissionRequest",
+        "PreCompact",
+        "SessionEnd",
+        "SubagentStop",
+        "PreToolUse",
+    ] {
         assert!(registered(&hooks, event).contains(&format!("fire --agent codex {event};")));
     }
-    let imported = std::fs::read_to_string(p.path("home/.config/hookshot/imported/codex.json")).unwrap();
-    assert!(
-        imported.contains("deny-escalation.sh") && imported.contains("compact.sh"),
-        "{imported}"
+    assert_eq!(
+        doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"], "sh guard.sh",
+        "{doc}"
     );
-    assert!(std::fs::read_to_string(&hooks).unwrap().contains("model.sh"));
+    assert_eq!(
+        doc["hooks"]["PermissionRequest"][0]["hooks"][0]["command"], "sh deny-escalation.sh",
+        "{doc}"
+    );
+    assert!(!p.path("home/.config/hookshot/imported/codex.json").exists());
+    let out = p.command(&["uninstall", "--agent", "codex"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert_eq!(std::fs::read_to_string(&hooks).unwrap(), original);
 }

@@ -6,7 +6,7 @@ mod common;
 
 use std::process::Output;
 
-use common::{Project, hookshot};
+use common::{Project, hookshot, installed_copy, registered_command};
 use serde_json::{Value, json};
 
 fn text(o: &Output) -> (String, String) {
@@ -210,60 +210,18 @@ fn explain_shows_untrusted_project_files() {
     assert!(stdout.contains("plan: nothing runs"), "{stdout}");
 }
 
-/// The command the agent's settings now run for `event`, as the agent
-/// would find it.
-fn registered_command(settings: &std::path::Path, event: &str) -> String {
-    let doc: Value = serde_json::from_str(&std::fs::read_to_string(settings).unwrap()).unwrap();
-    doc["hooks"][event]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|g| g["hooks"].as_array().unwrap())
-        .filter_map(|h| h["command"].as_str())
-        .find(|c| c.contains(" fire "))
-        .unwrap_or_else(|| panic!("no hookshot entry for {event} in {doc}"))
-        .to_string()
-}
-
-/// What an agent does with a registered command: its shell runs it in the
-/// project, with the agent's variable set and the event on stdin.
+/// [`common::agent_runs`] for Claude Code.
 fn agent_runs(p: &Project, command: &str, input: &[u8]) -> Output {
     agent_runs_with(p, command, input, Some("CLAUDE_PROJECT_DIR"))
 }
 
-/// [`agent_runs`] for an agent that sets `project_var` (or, as Codex, none).
+/// [`common::agent_runs`] for an agent that sets `project_var` (or, as Codex, none).
 fn agent_runs_with(p: &Project, command: &str, input: &[u8], project_var: Option<&str>) -> Output {
-    let mut agent = std::process::Command::new("sh");
-    agent.env_remove("CLAUDE_PROJECT_DIR").env_remove("GEMINI_PROJECT_DIR");
-    if let Some(var) = project_var {
-        agent.env(var, p.path("proj"));
-    }
-    let mut child = agent
-        .args(["-c", command])
-        .current_dir(p.path("proj"))
-        .env("HOME", p.path("home"))
-        .env("XDG_CONFIG_HOME", p.path("home/.config"))
-        // Warm servers of these tests live, and leave, with the project.
-        .env("XDG_RUNTIME_DIR", p.path("run"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    // A shell that finds no hookshot exits without reading: a closed pipe
-    // here is part of what is being tested, not a failure of the test.
-    let _ = child.stdin.take().unwrap().write_all(input);
-    child.wait_with_output().unwrap()
-}
-
-/// A copy of the binary under test at `bin/hookshot`, to install from and
-/// then take away.
-fn installed_copy(p: &Project) -> std::path::PathBuf {
-    let exe = p.path("bin/hookshot");
-    std::fs::create_dir_all(exe.parent().unwrap()).unwrap();
-    std::fs::copy(env!("CARGO_BIN_EXE_hookshot"), &exe).unwrap();
-    exe
+    let env: Vec<(&str, String)> = project_var
+        .map(|v| (v, p.path("proj").display().to_string()))
+        .into_iter()
+        .collect();
+    common::agent_runs(p, command, input, &env)
 }
 
 #[test]
@@ -439,24 +397,18 @@ fn an_install_with_warm_answers_the_same_from_a_warm_server_and_a_plain_install_
 }
 
 #[test]
-fn codex_install_import_fire_uninstall_end_to_end() {
+fn codex_install_fire_uninstall_end_to_end() {
     let p = Project::new();
     let original = "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"sh guard.sh\", \"timeout\": 10}]}]}}\n";
     let hooks = p.write("proj/.codex/hooks.json", original);
     p.write(
-        "proj/guard.sh",
-        "grep -q 'rm -rf' && { echo 'no recursive deletes' >&2; exit 2; }; exit 0\n",
+        "proj/.hookshot/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "grep -q 'rm -rf' && { echo 'no recursive deletes' >&2; exit 2; }; exit 0"}]}]}}"#,
     );
+    let out = p.command(&["trust", "--yes", "--workdir", "proj"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
     let out = p
-        .command(&[
-            "install",
-            "--agent",
-            "codex",
-            "--project",
-            "--workdir",
-            "proj",
-            "--import",
-        ])
+        .command(&["install", "--agent", "codex", "--project", "--workdir", "proj"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
@@ -480,7 +432,12 @@ fn codex_install_import_fire_uninstall_end_to_end() {
         ],
         "{doc}"
     );
-    assert_eq!(doc["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"], 600, "{doc}");
+    // The user's own group keeps its place (and Codex's approval of it).
+    assert_eq!(
+        doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"], "sh guard.sh",
+        "{doc}"
+    );
+    assert_eq!(doc["hooks"]["PreToolUse"][1]["hooks"][0]["timeout"], 600, "{doc}");
     // Codex runs the command with its own input (a turn_id, no project variable).
     let command = registered_command(&hooks, "PreToolUse");
     let event = |cmd: &str| {
@@ -500,7 +457,6 @@ fn codex_install_import_fire_uninstall_end_to_end() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
     assert_eq!(std::fs::read_to_string(&hooks).unwrap(), original);
-    assert!(!p.path("proj/.hookshot/imported/codex.json").exists());
 }
 
 #[test]

@@ -83,6 +83,58 @@ impl Project {
     }
 }
 
+/// The hookshot command an agent's settings file registers for `event`,
+/// as the agent would find it.
+pub fn registered_command(settings: &std::path::Path, event: &str) -> String {
+    let text = std::fs::read_to_string(settings).unwrap();
+    let doc: Value = serde_json::from_str(&hookshot_registry::blank_comments(&text).unwrap_or(text)).unwrap();
+    doc["hooks"][event]
+        .as_array()
+        .unwrap_or_else(|| panic!("no {event} in {doc}"))
+        .iter()
+        .flat_map(|g| g["hooks"].as_array().unwrap())
+        .filter_map(|h| h["command"].as_str())
+        .find(|c| c.contains(" fire "))
+        .unwrap_or_else(|| panic!("no hookshot entry for {event} in {doc}"))
+        .to_string()
+}
+
+/// What an agent does with a registered command: its shell runs it in
+/// `proj/`, with the agent's variables `env` and the event on stdin.
+pub fn agent_runs(p: &Project, command: &str, input: &[u8], env: &[(&str, String)]) -> Output {
+    let mut agent = Command::new("sh");
+    agent
+        .args(["-c", command])
+        .current_dir(p.path("proj"))
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("GEMINI_PROJECT_DIR")
+        .env("HOME", p.path("home"))
+        .env("XDG_CONFIG_HOME", p.path("home/.config"))
+        // Warm servers of these tests live, and leave, with the project.
+        .env("XDG_RUNTIME_DIR", p.path("run"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        agent.env(k, v);
+    }
+    let mut child = agent.spawn().unwrap();
+    use std::io::Write;
+    // A shell that finds no hookshot exits without reading: a closed pipe
+    // here is part of what is being tested, not a failure of the test.
+    let _ = child.stdin.take().unwrap().write_all(input);
+    child.wait_with_output().unwrap()
+}
+
+/// A copy of the binary under test at `bin/hookshot`, to install from and
+/// then take away.
+pub fn installed_copy(p: &Project) -> PathBuf {
+    let exe = p.path("bin/hookshot");
+    std::fs::create_dir_all(exe.parent().unwrap()).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_hookshot"), &exe).unwrap();
+    exe
+}
+
 pub fn stdout(o: &Output) -> Value {
     serde_json::from_slice(&o.stdout)
         .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))

@@ -429,6 +429,16 @@ fn cannot_take(agent: Agent, event: &str, group: &Value, imported: &Path) -> Opt
     if !agent.events().contains(&event) {
         return Some(format!("hookshot does not run {} hooks for {event}", agent.name()));
     }
+    if agent == Agent::Codex {
+        // Codex runs a hook only once its user approved it, and keeps the
+        // approval under the hook's place in hooks.json: moved, the hook
+        // would stop guarding until approved again, and an uninstall could
+        // not give the approval back.
+        return Some(
+            "Codex keeps its approval of this hook by its place in hooks.json; it stays there, approved, and keeps running"
+                .into(),
+        );
+    }
     let hooks = group.get("hooks").and_then(Value::as_array);
     if let Some(kind) = hooks.into_iter().flatten().find_map(|h| {
         h.get("type")
@@ -627,7 +637,9 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
     let mut left = Vec::new();
     let mut code = 0;
     for f in agent.files(&scope) {
-        let file = JsonFile::read(&f.path, scope.confine())?;
+        // A file install only reads may lie anywhere; one it writes may not.
+        let writes = f.register || args.import;
+        let file = JsonFile::read(&f.path, scope.confine().filter(|_| writes))?;
         let mut doc = file.doc.clone();
         let imported = agent.imported_file(&scope, f.imported);
         let mut theirs = Map::new();
