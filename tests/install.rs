@@ -353,3 +353,49 @@ fn codex_hooks_keep_their_place_and_their_approval() {
     assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
     assert_eq!(std::fs::read_to_string(&hooks).unwrap(), original);
 }
+
+#[test]
+fn a_codex_registration_never_runs_codex_s_own_file_again() {
+    let p = Project::new();
+    // Under the closed policy an untrusted project file loaded by mistake
+    // would block the event.
+    p.write(
+        "home/.config/hookshot/settings.json",
+        r#"{"hooksConfig": {"onFailure": "closed"}}"#,
+    );
+    p.write(
+        "proj/.codex/hooks.json",
+        r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "touch ran-twice"}]}]}}"#,
+    );
+    let out = install(&p, &["--agent", "codex", "--project", "--workdir", "proj"]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let command = registered(&p.path("proj/.codex/hooks.json"), "SessionStart");
+    // Codex 0.169 sends no turn_id on SessionStart.
+    let input = json!({"hook_event_name": "SessionStart", "session_id": "s", "source": "startup"}).to_string();
+    let out = agent_runs(&p, &command, input.as_bytes(), &[]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(!p.path("proj/ran-twice").exists());
+}
+
+#[test]
+fn a_claude_file_with_hookshot_s_failure_policy_stays_claude_s() {
+    let p = Project::new();
+    // As the README says: hooksConfig.onFailure in any settings file.
+    p.write(
+        "claude-hooks.json",
+        &json!({"hooksConfig": {"onFailure": "closed"}, "hooks": {"SessionStart": [{"hooks": [
+            {"type": "command", "timeout": 2,
+             "command": "sleep 0.1; echo '{\"hookSpecificOutput\": {\"hookEventName\": \"SessionStart\", \"additionalContext\": \"ctx\"}}'"}]}]}})
+        .to_string(),
+    );
+    let out = p.run(
+        &["fire", "SessionStart", "--settings", "claude-hooks.json"],
+        &json!({"source": "startup"}),
+    );
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout} {stderr}");
+    assert!(
+        stdout.contains("ctx") && !stderr.contains("timed out"),
+        "{stdout} {stderr}"
+    );
+}
