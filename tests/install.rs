@@ -183,7 +183,7 @@ fn guarded(p: &Project, policy: &str) -> String {
         .to_string(),
     );
     let exe = installed_copy(p);
-    let out = p.command_of(&exe, &["install", "--agent", "claude"]).output().unwrap();
+    let out = common::output_of_copy(&mut p.command_of(&exe, &["install", "--agent", "claude"]));
     assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
     registered(&p.path("home/.claude/settings.json"), "PreToolUse")
 }

@@ -231,7 +231,8 @@ fn a_vanished_hookshot_is_a_warning_in_the_agent_or_a_block_under_the_closed_pol
     let input = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}})
         .to_string()
         .into_bytes();
-    let install = |exe: &std::path::Path| p.command_of(exe, &["install", "--agent", "claude"]).output().unwrap();
+    let install =
+        |exe: &std::path::Path| common::output_of_copy(&mut p.command_of(exe, &["install", "--agent", "claude"]));
     // Open policy: the agent shows that the hooks did not run.
     let exe = installed_copy(&p);
     let out = install(&exe);
@@ -466,6 +467,9 @@ fn uninstall_after_the_user_edited_the_file_keeps_their_edit_and_their_hooks() {
         "proj/.gemini/settings.json",
         &json!({"hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [{"type": "command", "command": "sh g.sh"}]}]}}).to_string(),
     );
+    // The script is there before the import trusts it (a script that
+    // appears after an approval withdraws it).
+    p.write("proj/g.sh", "cat >/dev/null; echo 'no writes here' >&2; exit 2\n");
     let out = p
         .command(&[
             "install",
@@ -489,7 +493,6 @@ fn uninstall_after_the_user_edited_the_file_keeps_their_edit_and_their_hooks() {
     let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
     assert_eq!(doc["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"], 600000, "{doc}");
     // gemini-cli runs the registered command; the imported hook answers.
-    p.write("proj/g.sh", "cat >/dev/null; echo 'no writes here' >&2; exit 2\n");
     let command = registered_command(&settings, "BeforeTool");
     let event = json!({"hook_event_name": "BeforeTool", "tool_name": "write_file", "tool_input": {"file_path": "a"}});
     let out = agent_runs_with(&p, &command, event.to_string().as_bytes(), Some("GEMINI_PROJECT_DIR"));

@@ -71,6 +71,18 @@ pub use hookshot_runner::{Hook, ModelClient, RunnerConfig};
 use hookshot_runner::{PlanRun, RunEnv, Runner};
 pub use listed::{Listed, ListedHook, ListedSource};
 pub use nesting::{MAX_DEPTH, PARENT_VAR};
+
+/// What an approval of `file` (trusted for `scope`, its hooks run in
+/// `project`) covers besides the file itself, with the shell's own reading
+/// of each command line ([`builtins::dangerous::command_paths`]); `Err`
+/// when hookshot cannot bind all of it, and so will not trust it.
+pub fn covered_files(
+    scope: &Path,
+    project: &Path,
+    file: &hookshot_registry::SettingsFile,
+) -> Result<std::collections::BTreeMap<String, String>, String> {
+    hookshot_registry::covered_files(scope, project, file, &builtins::dangerous::command_paths)
+}
 use serde_json::{Map, Value};
 use tracing::Instrument;
 

@@ -37,7 +37,10 @@ pub use settings::{
     AUDIT_KEEP, AUDIT_MAX_BYTES, BUILTINS, BuiltinSetting, MAX_TIMEOUT_SECS, SettingsFile, blank_comments,
     compile_matcher, parse,
 };
-pub use trust::{TrustEntry, TrustError, TrustStore, covered_files, process_files};
+pub use trust::{
+    ABSENT, CommandPaths, HOOK_FOLDERS, MAX_COVERED_FILES, TrustEntry, TrustError, TrustStore, covered_files,
+    process_files,
+};
 
 /// One settings file to read, and the kind of source it is.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -31,8 +31,21 @@ use crate::read::{ReadError, read_capped, sha256_hex};
 
 /// The largest script hashed for trust, and the largest store read.
 const MAX_COVERED_BYTES: u64 = 64 << 20;
-/// At most this many scripts are bound to one settings file.
-const MAX_COVERED_FILES: usize = 256;
+/// At most this many files are bound to one settings file. Past it (or
+/// past [`MAX_COVERED_BYTES`] for one file) hookshot refuses to trust the
+/// file: an approval that leaves some of what runs unbound is none.
+pub const MAX_COVERED_FILES: usize = 4096;
+
+/// What a cover holds for a name that did not exist when the file was
+/// trusted: its appearance withdraws the approval.
+pub const ABSENT: &str = "absent";
+
+/// The folders where agents and hookshot keep hook scripts and their shared
+/// code: every file under them is covered by every approval in the
+/// project, whether a command names it or not (a script sources its
+/// neighbours). Settings files hookshot reads there are approved on their
+/// own and left out.
+pub const HOOK_FOLDERS: [&str; 4] = [".claude/hooks", ".gemini/hooks", ".codex/hooks", ".hookshot"];
 
 /// One approval.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -157,7 +170,9 @@ fn path_words(command: &str, project: &Path) -> Vec<String> {
         text = text.replace(&format!("${{{var}}}"), &project);
         text = text.replace(&format!("${var}"), &project);
     }
-    text.split(|c: char| c.is_whitespace() || ";|&()<>`".contains(c))
+    // The shell splits at blanks, not at every Unicode space: a no-break
+    // space inside a name is part of it.
+    text.split(|c: char| matches!(c, ' ' | '\t' | '\n') || ";|&()<>`".contains(c))
         .map(|w| w.replace(['"', '\''], ""))
         .filter(|w| !w.is_empty() && !w.starts_with('-'))
         .collect()
@@ -207,34 +222,234 @@ fn hook_words(action: &HookAction, project: &Path) -> Vec<String> {
     }
 }
 
-/// The files inside `scope` that a settings file's hooks name on their
-/// command lines (or as a persistent process's program and arguments), and
-/// its MCP servers as theirs, with the files those servers are defined in
-/// when not this one (a plugin's `.mcp.json`): each with its SHA-256, what
-/// an approval covers besides the settings file. Relative words are
-/// resolved against `project`, where hooks run.
-pub fn covered_files(scope: &Path, project: &Path, file: &SettingsFile) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    let hook_words = file.hooks.iter().flat_map(|h| hook_words(&h.action, project));
-    let server_words = file.mcp_servers.iter().flat_map(|d| {
-        let mut words = d.how.as_ref().map(|s| stdio_words(s, project)).unwrap_or_default();
-        words.push(d.defined_in.display().to_string());
-        words
-    });
-    for w in hook_words.chain(server_words) {
-        if out.len() >= MAX_COVERED_FILES {
-            return out;
-        }
-        let path = hookshot_core::paths::lexical_join(project, &w);
-        let Some(rel) = inside(scope, &path) else { continue };
-        if !path.is_file() {
-            continue;
-        }
-        if let Ok(bytes) = read_capped(&path, MAX_COVERED_BYTES) {
-            out.insert(rel.display().to_string(), sha256_hex(&bytes));
+/// A command line's candidate file names, each with the folder it is
+/// named in: what the shell would run and read, found by a parser that
+/// knows quoting, escapes and `cd` (the facade passes the built-ins' shell
+/// walker). The registry alone only splits at blanks.
+pub type CommandPaths<'a> = &'a dyn Fn(&str, &Path) -> Vec<PathBuf>;
+
+/// The files inside `scope` that a settings file's hooks run or may read,
+/// each with its SHA-256 (or [`ABSENT`]): what an approval covers besides
+/// the settings file.
+///
+/// - every word of its command lines that names a file in the project,
+///   found by `paths` (after `cd`, quotes and escapes) and by splitting at
+///   blanks; exec-form programs and arguments, persistent processes' argv
+///   and MCP servers' command lines word by word, unsplit;
+/// - names that do not exist yet but look like files (a `/` or a `.`), as
+///   [`ABSENT`];
+/// - every file under the [`HOOK_FOLDERS`] of `scope`, and each of their
+///   folders' listings (`DIR/`), so a file added there is seen.
+///
+/// More than [`MAX_COVERED_FILES`] files, or one over
+/// [`MAX_COVERED_BYTES`], is an error: hookshot will not trust what it
+/// cannot bind.
+pub fn covered_files(
+    scope: &Path,
+    project: &Path,
+    file: &SettingsFile,
+    paths: CommandPaths<'_>,
+) -> Result<BTreeMap<String, String>, String> {
+    let expand = |w: &str| expand_project(w, project);
+    // Joined, not normalised: `link/../x.sh` is where the kernel goes.
+    let mut names: Vec<PathBuf> = Vec::new();
+    let mut whole = |w: &str, base: &Path| names.push(base.join(expand(w)));
+    for h in &file.hooks {
+        match &h.action {
+            HookAction::Command { command } => {
+                let text = expand(command);
+                for p in paths(&text, project) {
+                    whole(&p.display().to_string(), project);
+                }
+                for w in path_words(command, project) {
+                    whole(&w, project);
+                }
+            }
+            HookAction::Exec { program, args } => {
+                for w in std::iter::once(program).chain(args) {
+                    whole(w, project);
+                }
+            }
+            HookAction::Persistent { process, .. } => {
+                let base = process.dir.as_deref().unwrap_or(project);
+                for w in &process.argv {
+                    whole(w, base);
+                }
+            }
+            _ => {}
         }
     }
-    out
+    for d in &file.mcp_servers {
+        if let Ok(s) = &d.how {
+            let base = s.cwd.as_deref().unwrap_or(project);
+            for w in std::iter::once(&s.command).chain(&s.args) {
+                whole(w, base);
+            }
+        }
+        whole(&d.defined_in.display().to_string(), project);
+    }
+    let mut out = BTreeMap::new();
+    let too_many = || {
+        format!(
+            "its hooks run or name more than {MAX_COVERED_FILES} files in the project; an approval cannot bind them all, so it is not given"
+        )
+    };
+    for path in names {
+        // The kernel takes `..` after following each symlink.
+        let real = std::fs::canonicalize(&path).ok();
+        match real {
+            Some(real) if real.is_file() => {
+                let Some(rel) = inside(scope, &real) else { continue };
+                if let std::collections::btree_map::Entry::Vacant(slot) = out.entry(rel.display().to_string()) {
+                    slot.insert(digest_of(&real)?);
+                }
+            }
+            Some(_) => {}
+            None => {
+                let path = hookshot_core::paths::lexical_join(Path::new("/"), &path.display().to_string());
+                let Some(rel) = inside(scope, &path) else { continue };
+                let name = rel.display().to_string();
+                if name.contains('/') || name.contains('.') {
+                    out.entry(name).or_insert_with(|| ABSENT.to_string());
+                }
+            }
+        }
+        if out.len() > MAX_COVERED_FILES {
+            return Err(too_many());
+        }
+    }
+    for folder in HOOK_FOLDERS {
+        for (rel, digest) in folder_covers(scope, folder)? {
+            out.insert(rel, digest);
+            if out.len() > MAX_COVERED_FILES {
+                return Err(too_many());
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `word` with the project variables the agents set replaced by `project`.
+fn expand_project(word: &str, project: &Path) -> String {
+    let project = project.display().to_string();
+    let mut text = word.to_string();
+    for var in ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "GEMINI_CWD", "JCLI_CWD"] {
+        text = text.replace(&format!("${{{var}}}"), &project);
+        text = text.replace(&format!("${var}"), &project);
+    }
+    text
+}
+
+fn digest_of(path: &Path) -> Result<String, String> {
+    match read_capped(path, MAX_COVERED_BYTES) {
+        Ok(bytes) => Ok(sha256_hex(&bytes)),
+        Err(ReadError::TooLarge) => Err(format!(
+            "it runs {}, which is larger than {} MiB; hookshot will not trust what it cannot hash",
+            path.display(),
+            MAX_COVERED_BYTES >> 20
+        )),
+        Err(e) => Err(format!("it runs {}, which cannot be read ({e})", path.display())),
+    }
+}
+
+/// Whether a path under a hook folder is a settings file approved on its
+/// own (hookshot's settings, imports and extensions).
+fn own_settings(rel: &Path) -> bool {
+    let s = rel.to_string_lossy();
+    matches!(s.as_ref(), ".hookshot/settings.json" | ".hookshot/hooks.yaml")
+        || rel.starts_with(".hookshot/imported")
+        || rel.starts_with(".hookshot/extensions")
+}
+
+/// Every file under `scope/folder` with its digest, and every folder's
+/// listing as `DIR/` with the digest of its names: the same walk for
+/// trusting and for checking, so both see the same tree. Symlinks are
+/// covered as links (their target's text), never followed into folders.
+fn folder_covers(scope: &Path, folder: &str) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    let mut stack = vec![scope.join(folder)];
+    while let Some(dir) = stack.pop() {
+        let Some(rel_dir) = inside(scope, &dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let mut listing = Vec::new();
+        for e in entries.flatten() {
+            let path = e.path();
+            let Some(rel) = inside(scope, &path) else { continue };
+            if own_settings(&rel) {
+                continue;
+            }
+            let Ok(kind) = e.file_type() else { continue };
+            listing.push(rel.display().to_string());
+            if kind.is_dir() {
+                stack.push(path);
+            } else if kind.is_file() {
+                out.push((rel.display().to_string(), digest_of(&path)?));
+            } else if kind.is_symlink() {
+                let target = std::fs::read_link(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                out.push((
+                    rel.display().to_string(),
+                    sha256_hex(target.as_os_str().as_encoded_bytes()),
+                ));
+            }
+            if out.len() > MAX_COVERED_FILES {
+                return Err(format!(
+                    "{} holds more than {MAX_COVERED_FILES} files; an approval cannot bind them all, so it is not given",
+                    scope.join(folder).display()
+                ));
+            }
+        }
+        listing.sort();
+        out.push((
+            format!("{}/", rel_dir.display()),
+            sha256_hex(listing.join("\n").as_bytes()),
+        ));
+    }
+    Ok(out)
+}
+
+/// Whether one cover still holds: `Err` says how it changed.
+fn cover_holds(scope: &Path, rel: &str, digest: &str) -> Result<(), String> {
+    if let Some(dir) = rel.strip_suffix('/') {
+        let top = HOOK_FOLDERS.iter().find(|f| Path::new(dir).starts_with(f));
+        let now = match top {
+            Some(f) => folder_covers(scope, f)?,
+            None => Vec::new(),
+        };
+        return match now.iter().find(|(r, _)| r == rel) {
+            Some((_, d)) if d == digest => Ok(()),
+            Some(_) => Err(format!(
+                "files were added to or removed from {rel} since it was trusted"
+            )),
+            None => Err(format!("{rel} is gone since it was trusted")),
+        };
+    }
+    let path = scope.join(rel);
+    if digest == ABSENT {
+        return match std::fs::symlink_metadata(&path) {
+            Err(_) => Ok(()),
+            Ok(_) => Err(format!(
+                "names {rel}, which did not exist when it was trusted and does now"
+            )),
+        };
+    }
+    let meta = std::fs::symlink_metadata(&path);
+    if meta.as_ref().is_ok_and(|m| m.file_type().is_symlink())
+        && path
+            .parent()
+            .is_some_and(|p| HOOK_FOLDERS.iter().any(|f| p.starts_with(scope.join(f))))
+    {
+        let target = std::fs::read_link(&path).map_err(|e| format!("runs {rel}, which cannot be read ({e})"))?;
+        return if sha256_hex(target.as_os_str().as_encoded_bytes()) == digest {
+            Ok(())
+        } else {
+            Err(format!("runs {rel}, which changed since it was trusted"))
+        };
+    }
+    match read_capped(&path, MAX_COVERED_BYTES) {
+        Ok(b) if sha256_hex(&b) == digest => Ok(()),
+        Ok(_) => Err(format!("runs {rel}, which changed since it was trusted")),
+        Err(err) => Err(format!("runs {rel}, which cannot be read ({err})")),
+    }
 }
 
 impl TrustStore {
@@ -273,11 +488,7 @@ impl TrustStore {
             return Err("changed since it was trusted".into());
         }
         for (rel, digest) in &e.covers {
-            match read_capped(&scope.join(rel), MAX_COVERED_BYTES) {
-                Ok(b) if sha256_hex(&b) == *digest => {}
-                Ok(_) => return Err(format!("runs {rel}, which changed since it was trusted")),
-                Err(err) => return Err(format!("runs {rel}, which cannot be read ({err})")),
-            }
+            cover_holds(scope, rel, digest)?;
         }
         Ok(())
     }
@@ -443,7 +654,7 @@ mod tests {
             ],
             ..Default::default()
         };
-        let covers = covered_files(p, p, &file);
+        let covers = covered_files(p, p, &file, &|_, _| Vec::new()).unwrap();
         assert_eq!(covers.keys().collect::<Vec<_>>(), [".hooks/check.sh"]);
         let mut s = TrustStore::empty(p.join("store.json"));
         let f = Path::new(".claude/settings.json");

@@ -52,9 +52,14 @@ fn trust_list() -> Result<u8, Fail> {
     let mut n = 0;
     for e in store.entries() {
         n += 1;
-        println!("{}/{} (sha256 {})", e.project, e.file, &e.sha256[..12]);
+        println!(
+            "{}/{} (sha256 {})",
+            visible(&e.project),
+            visible(&e.file),
+            &e.sha256[..12]
+        );
         for (script, digest) in &e.covers {
-            println!("  runs {script} (sha256 {})", &digest[..12]);
+            println!("  covers {} ({})", visible(script), digest.get(..12).unwrap_or(digest));
         }
     }
     if n == 0 {
@@ -140,13 +145,45 @@ fn describe_for_trust(h: &hookshot::HookDef) -> String {
         v => v.to_string(),
     };
     format!(
-        "  {} [{}] matcher {matcher}, timeout {}s, on failure {:?} ({})\n    {what}",
+        "  {} [{}] matcher {}, timeout {}s, on failure {:?} ({})\n    {}",
         h.event,
         h.dialect,
+        visible(&matcher),
         h.timeout.as_secs_f64(),
         h.fail,
-        h.provenance
+        visible(&h.provenance.to_string()),
+        visible(&what)
     )
+}
+
+/// `text` as a terminal cannot disguise it: control characters (`\r`,
+/// escape sequences that erase a line) and characters that look like
+/// nothing or like a space (no-break and other spaces, zero-width and
+/// direction marks) are written as escapes, so what is approved is what
+/// runs. Line breaks hookshot itself put in the description stay.
+fn visible(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split("\n      ").enumerate() {
+        if i > 0 {
+            out.push_str("\n      ");
+        }
+        for c in line.chars() {
+            let hidden = c.is_control()
+                || (c != ' ' && c.is_whitespace())
+                || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{feff}' | '\u{00ad}');
+            if hidden {
+                match c {
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    '\t' => out.push_str("\\t"),
+                    c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+                }
+            } else {
+                out.push(c);
+            }
+        }
+    }
+    out
 }
 
 fn trust(project: &Path, yes: bool) -> Result<u8, Fail> {
@@ -169,7 +206,8 @@ fn trust(project: &Path, yes: bool) -> Result<u8, Fail> {
         let bytes = s.read().map_err(|e| fail(e.to_string()))?;
         let parsed = s.parse(bytes.clone()).map_err(|e| fail(e.to_string()))?;
         let (scope, rel) = s.trust_key();
-        let covers = hookshot_registry::covered_files(&scope, &project, &parsed);
+        let covers = hookshot::covered_files(&scope, &project, &parsed)
+            .map_err(|why| Fail::Usage(format!("{}: not trusted: {why}", s.path.display())))?;
         println!(
             "{} ({} settings, {} hook(s)):",
             s.path.display(),
@@ -201,8 +239,15 @@ fn trust(project: &Path, yes: bool) -> Result<u8, Fail> {
         if !parsed.disabled.is_empty() {
             println!("  disables: {}", parsed.disabled.join(", "));
         }
-        for script in covers.keys() {
-            println!("  covers {script} (a change to it withdraws this approval)");
+        for (script, digest) in &covers {
+            let script = visible(script);
+            if digest == hookshot_registry::ABSENT {
+                println!("  names {script}, which does not exist (its appearance withdraws this approval)");
+            } else if script.ends_with('/') {
+                println!("  covers the folder {script} (a file added or removed withdraws this approval)");
+            } else {
+                println!("  covers {script} (a change to it withdraws this approval)");
+            }
         }
         approvals.push((scope, rel, bytes, covers));
     }

@@ -126,6 +126,21 @@ pub fn agent_runs(p: &Project, command: &str, input: &[u8], env: &[(&str, String
     child.wait_with_output().unwrap()
 }
 
+/// Runs `c`, again while the kernel says its program is still open for
+/// writing: a copy just written can be held open for a moment by a process
+/// another test thread forked before its exec (ETXTBSY).
+pub fn output_of_copy(c: &mut Command) -> Output {
+    for _ in 0..100 {
+        match c.output() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            other => return other.unwrap(),
+        }
+    }
+    c.output().unwrap()
+}
+
 /// A copy of the binary under test at `bin/hookshot`, to install from and
 /// then take away.
 pub fn installed_copy(p: &Project) -> PathBuf {

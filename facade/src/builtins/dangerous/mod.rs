@@ -30,6 +30,42 @@ use regex::Regex;
 use serde_json::{Map, Value};
 
 pub use places::{Place, Places};
+
+/// The files a hook's command line runs or reads, as the shell resolves
+/// them in `project`: every known word of every program it runs (after
+/// `cd`, quoting, escapes, `sh -c` and the like), joined onto the folder it
+/// is used in, symlinks followed. What trust binds an approval to
+/// ([`hookshot_registry::covered_files`]). Walked on a thread with a large
+/// stack, as the guard walks; a command that cannot be walked gives none
+/// (the registry's blank-split words still count).
+pub fn command_paths(command: &str, project: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let places = Places::of_this_machine(project);
+    let walk = || {
+        let mut walker = Walker::new(&places);
+        walker.script(command, &mut Some(places.root.clone()));
+        let targets = walker.found.iter().filter_map(|f| match f {
+            shell::Found::Write { target, cwd } | shell::Found::Delete { target, cwd, .. } => Some((target, cwd)),
+            shell::Found::Run(_) | shell::Found::Danger(_) => None,
+        });
+        walker
+            .words
+            .iter()
+            .map(|(a, cwd)| (a, cwd))
+            .chain(targets)
+            .filter_map(|(a, cwd)| a.known().filter(|a| !a.starts_with('-')).map(|a| (a, cwd)))
+            .filter_map(|(a, cwd)| places.at(cwd, a, true))
+            .collect::<Vec<_>>()
+    };
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("hookshot-trust-walk".into())
+            .stack_size(64 << 20)
+            .spawn_scoped(scope, walk)
+            .ok()
+            .and_then(|w| w.join().ok())
+            .unwrap_or_default()
+    })
+}
 use shell::{Arg, Walker};
 
 /// Tools that write the file named by their path argument, in every

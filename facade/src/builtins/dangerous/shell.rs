@@ -276,6 +276,10 @@ pub struct Walker<'a> {
     /// Symlinks the command makes (`ln -s`), resolved: a path through one
     /// of them leads who knows where.
     pub links: Vec<PathBuf>,
+    /// Every word of every program run, wrappers and scripts included, with
+    /// the directory it is used in: what may name a file the command runs
+    /// or reads.
+    pub words: Vec<(Arg, Option<PathBuf>)>,
 }
 
 impl<'a> Walker<'a> {
@@ -287,6 +291,7 @@ impl<'a> Walker<'a> {
             depth: 0,
             downloads: 0,
             links: Vec::new(),
+            words: Vec::new(),
         }
     }
 
@@ -704,6 +709,9 @@ impl<'a> Walker<'a> {
         let mut here = cwd.clone();
         let mut wrapped = false;
         loop {
+            if !wrapped {
+                self.words.extend(argv.iter().map(|a| (a.clone(), here.clone())));
+            }
             let name = match argv.first() {
                 None => return false,
                 Some(Arg::Known(s)) => base(s).to_string(),
