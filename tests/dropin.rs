@@ -359,6 +359,34 @@ fn allowed_http_hook_urls_keep_the_event_home() {
     );
 }
 
+/// A wildcard host in `allowedHttpHookUrls` is a host, as Claude Code
+/// matches it: it never stretches over a port and a path to reach another
+/// server.
+#[test]
+fn a_wildcard_host_does_not_reach_another_port() {
+    let server = common::HttpServer::start(200, "{}", std::time::Duration::ZERO);
+    let p = Project::new();
+    p.write(
+        "home/.claude/settings.json",
+        &json!({"allowedHttpHookUrls": ["http://*.example.com/*"]}).to_string(),
+    );
+    p.write(
+        "proj/.claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "http", "url": format!("{}/.example.com/x", server.url)}]}]}})
+            .to_string(),
+    );
+    let o = p.fire("PreToolUse", &bash("ls"), &["--agent-user-files"], &[]);
+    assert!(server.seen.lock().unwrap().is_empty(), "the event was POSTed");
+    assert!(
+        stdout(&o)["systemMessage"]
+            .as_str()
+            .unwrap_or("")
+            .contains("allowedHttpHookUrls"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 /// Codex reads Claude Code's answers more strictly: a question it cannot
 /// ask would fail the hook and let the tool run, so for Codex (which sends
 /// a `turn_id`) a question is a denial with exit code 2.
