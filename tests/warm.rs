@@ -401,3 +401,65 @@ fn a_project_folder_made_again_at_the_same_path_is_not_served_from_the_old_one()
         common::stderr(&warm)
     );
 }
+
+/// Waits for `child` at most `limit`; kills it and fails past that.
+fn wait_at_most(mut child: std::process::Child, limit: Duration, what: &str) -> Output {
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("{what}: still waiting after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_stopped_server_costs_seconds_and_a_silent_connection_does_not_keep_it() {
+    let p = Project::new();
+    picoclaw(&p, "secrets are off limits");
+    let settings = ["--settings", "proj/config.json"];
+    let deny = fire(&p, "before_tool", false, &settings, &write_to("secrets/k"));
+    let warm = || {
+        let mut c = p.command(&["fire", "before_tool", "--workdir", "proj", "--warm", "--warm-idle", "2"]);
+        c.args(settings).env("XDG_RUNTIME_DIR", p.path("run"));
+        let mut child = c.spawn().unwrap();
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(write_to("secrets/k").to_string().as_bytes()).unwrap();
+        child
+    };
+    // A connection that never says anything does not keep an idle server.
+    wait_at_most(warm(), Duration::from_secs(20), "the first warm fire");
+    wait_until("a warm server", || !servers(&p, "sock").is_empty());
+    let server = server_pid(&p);
+    let socket = servers(&p, "sock").pop().expect("the server's socket");
+    let _silent = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+    let start = Instant::now();
+    while alive(server) {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "a silent connection keeps the warm server alive"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // A stopped server: the client waits seconds, then runs the event here.
+    wait_at_most(warm(), Duration::from_secs(20), "a warm fire that starts a server");
+    wait_until("a warm server", || !servers(&p, "sock").is_empty());
+    let server = nix::unistd::Pid::from_raw(server_pid(&p));
+    nix::sys::signal::kill(server, nix::sys::signal::Signal::SIGSTOP).unwrap();
+    let stopped = wait_at_most(warm(), Duration::from_secs(20), "a fire whose warm server is stopped");
+    nix::sys::signal::kill(server, nix::sys::signal::Signal::SIGCONT).unwrap();
+    // The event ran here, with the one-shot's answer (and a warning that
+    // the server did not answer).
+    assert_eq!(
+        stopped.status.code(),
+        deny.status.code(),
+        "{}",
+        common::stderr(&stopped)
+    );
+    assert_eq!(stopped.stdout, deny.stdout);
+    assert!(common::stderr(&stopped).contains("the warm server did not answer"));
+    assert!(common::stderr(&stopped).contains("secrets are off limits"));
+}

@@ -549,7 +549,7 @@ pub fn remove_own_socket(path: &Path, ino: u64) {
 
 /// Whether an accept error means the process or system is out of file
 /// descriptors (then accepting again at once would only spin).
-fn out_of_files(e: &std::io::Error) -> bool {
+pub fn out_of_files(e: &std::io::Error) -> bool {
     matches!(e.raw_os_error(), Some(code) if code == nix::libc::EMFILE || code == nix::libc::ENFILE)
 }
 

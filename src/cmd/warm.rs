@@ -47,6 +47,15 @@ const MAX_REQUEST: u64 = 64 << 20;
 /// A client that finds no server starts one at most this often, so events
 /// that come together (or a server that cannot start) do not each start one.
 const START_EVERY: Duration = Duration::from_secs(2);
+/// How often a server tells its client it is still working on the event.
+const KEEPALIVE: Duration = Duration::from_millis(500);
+/// How long a client waits for any line from the server (its first, or the
+/// next keepalive) before running the event itself: a stopped, stuck or
+/// overloaded server costs this much, never the agent's whole timeout.
+const SILENCE: Duration = Duration::from_secs(3);
+/// How long a server waits for a connection's request: a client that
+/// connects and says nothing does not keep it alive.
+const REQUEST_WAIT: Duration = SILENCE;
 
 /// Everything a hook's run depends on that a server inherits at start
 /// instead of receiving with each event.
@@ -122,6 +131,8 @@ enum Reply {
     Answer(Answer),
     /// Why the client must run this event itself.
     Oneshot(String),
+    /// The event is being answered (sent every [`KEEPALIVE`]).
+    Working,
 }
 
 /// The folder of this user's warm servers, made if missing, and used only
@@ -204,6 +215,8 @@ pub(crate) async fn fire(
             tracing::debug!("warm server: running here: {why}");
             None
         }
+        // `ask` reads past these.
+        Ok(Reply::Working) => None,
         Err(e) => {
             eprintln!("hookshot: warning: the warm server did not answer ({e}); the hooks run here");
             None
@@ -224,16 +237,26 @@ async fn ask(stream: tokio::net::UnixStream, exe: &Path, line: &[u8]) -> Result<
     let (r, mut w) = stream.into_split();
     // The write side stays open: the server reads its closing as the
     // client giving up, and stops the event's hooks.
-    w.write_all(line).await.map_err(|e| e.to_string())?;
-    let mut reply = String::new();
-    BufReader::new(r)
-        .read_line(&mut reply)
+    tokio::time::timeout(SILENCE, w.write_all(line))
         .await
+        .map_err(|_| "it took no request".to_string())?
         .map_err(|e| e.to_string())?;
-    if reply.is_empty() {
-        return Err("it closed the connection".into());
+    let mut reader = BufReader::new(r);
+    loop {
+        let mut reply = String::new();
+        match tokio::time::timeout(SILENCE, reader.read_line(&mut reply)).await {
+            Err(_) => return Err(format!("it said nothing for {} s", SILENCE.as_secs())),
+            Ok(Err(e)) => return Err(e.to_string()),
+            Ok(Ok(_)) => {}
+        }
+        if reply.is_empty() {
+            return Err("it closed the connection".into());
+        }
+        match serde_json::from_str(&reply).map_err(|e| format!("unreadable reply: {e}"))? {
+            Reply::Working => continue,
+            done => return Ok(done),
+        }
     }
-    serde_json::from_str(&reply).map_err(|e| format!("unreadable reply: {e}"))
 }
 
 /// Starts a detached server for this context, unless one was started
@@ -355,28 +378,44 @@ impl Server {
         let (r, mut w) = stream.into_split();
         let mut reader = BufReader::new(r.take(MAX_REQUEST));
         let mut line = Vec::new();
-        let reply = match reader.read_until(b'\n', &mut line).await {
-            Ok(_) if line.ends_with(b"\n") => match serde_json::from_slice::<Request>(&line) {
+        let read = tokio::time::timeout(REQUEST_WAIT, reader.read_until(b'\n', &mut line)).await;
+        let reply = match read {
+            Ok(Ok(_)) if line.ends_with(b"\n") => match serde_json::from_slice::<Request>(&line) {
                 Ok(request) => {
                     drop(line);
                     let gone = async {
                         let mut byte = [0u8; 1];
                         while matches!(reader.read(&mut byte).await, Ok(n) if n > 0) {}
                     };
-                    tokio::select! {
-                        reply = self.answer(request) => reply,
-                        () = gone => return,
+                    let answer = self.answer(request);
+                    tokio::pin!(gone, answer);
+                    let mut tick = tokio::time::interval(KEEPALIVE);
+                    loop {
+                        tokio::select! {
+                            reply = &mut answer => break reply,
+                            () = &mut gone => return,
+                            _ = tick.tick() => {
+                                // The client stops waiting when these stop.
+                                if write_reply(&mut w, &Reply::Working).await.is_err() {
+                                    return;
+                                }
+                            }
+                        }
                     }
                 }
                 Err(e) => Reply::Oneshot(format!("unreadable request: {e}")),
             },
+            Err(_) => return,
             _ => Reply::Oneshot(format!("no request, or one over {MAX_REQUEST} bytes")),
         };
-        if let Ok(mut bytes) = serde_json::to_vec(&reply) {
-            bytes.push(b'\n');
-            let _ = w.write_all(&bytes).await;
-        }
+        let _ = write_reply(&mut w, &reply).await;
     }
+}
+
+async fn write_reply(w: &mut tokio::net::unix::OwnedWriteHalf, reply: &Reply) -> std::io::Result<()> {
+    let mut bytes = serde_json::to_vec(reply).map_err(std::io::Error::other)?;
+    bytes.push(b'\n');
+    w.write_all(&bytes).await
 }
 
 /// Stops a replaced hook system's processes once no event uses it.
@@ -423,11 +462,27 @@ pub(crate) async fn serve(args: ServerArgs) -> Result<u8, Fail> {
     let active = Arc::new(AtomicUsize::new(0));
     let idle = Duration::from_secs(args.idle);
     let mut last = tokio::time::Instant::now();
+    let mut pause = Duration::from_millis(10);
     loop {
         tokio::select! {
             conn = listener.accept() => {
                 last = tokio::time::Instant::now();
-                let Ok((stream, _)) = conn else { continue };
+                let stream = match conn {
+                    Ok((stream, _)) => {
+                        pause = Duration::from_millis(10);
+                        stream
+                    }
+                    Err(e) => {
+                        // Out of descriptors: wait for some to be freed
+                        // instead of spinning (clients time out and run
+                        // their events themselves meanwhile).
+                        if hookshot::serve::out_of_files(&e) {
+                            pause = (pause * 2).min(Duration::from_secs(1));
+                        }
+                        tokio::time::sleep(pause).await;
+                        continue;
+                    }
+                };
                 let (server, guard) = (Arc::clone(&server), Active::new(&active));
                 tokio::spawn(async move {
                     let _guard = guard;
@@ -450,10 +505,7 @@ pub(crate) async fn serve(args: ServerArgs) -> Result<u8, Fail> {
     hookshot::serve::remove_own_socket(&args.socket, ino);
     while let Ok(Ok((stream, _))) = tokio::time::timeout(Duration::from_millis(10), listener.accept()).await {
         let (_, mut w) = stream.into_split();
-        if let Ok(mut bytes) = serde_json::to_vec(&Reply::Oneshot("the warm server is leaving".into())) {
-            bytes.push(b'\n');
-            let _ = w.write_all(&bytes).await;
-        }
+        let _ = write_reply(&mut w, &Reply::Oneshot("the warm server is leaving".into())).await;
     }
     while active.load(Ordering::SeqCst) > 0 {
         tokio::time::sleep(Duration::from_millis(20)).await;

@@ -115,6 +115,28 @@ struct Writer {
 }
 
 impl Writer {
+    /// Opens the log again when its path no longer names the file being
+    /// written (moved away by logrotate, or removed): a long-lived process
+    /// (`serve`, a warm server) must not go on writing where nobody reads.
+    fn reopen_if_moved(&mut self) {
+        use std::os::unix::fs::MetadataExt;
+        let ours = self.out.get_ref().metadata().ok().map(|m| (m.dev(), m.ino()));
+        let named = std::fs::symlink_metadata(&self.cfg.path)
+            .ok()
+            .map(|m| (m.dev(), m.ino()));
+        if ours.is_some() && ours == named {
+            return;
+        }
+        self.flush();
+        match open(&self.cfg.path) {
+            Ok((o, l)) => {
+                self.out = o;
+                self.len = l;
+            }
+            Err(e) => self.error = Some(e),
+        }
+    }
+
     fn write(&mut self, line: &str) {
         // Lines arrive finished (newline included).
         if self.len > 0 && self.len + line.len() as u64 > self.cfg.max_bytes {
@@ -195,6 +217,7 @@ impl AuditLog {
                     error: None,
                 };
                 while let Ok(record) = rx.recv() {
+                    w.reopen_if_moved();
                     w.write(&record);
                     // Flush when the queue is drained, not per record.
                     while let Ok(more) = rx.try_recv() {
@@ -305,5 +328,45 @@ mod tests {
         assert!(current.len() <= 600 + 300);
         assert_eq!(lines[0]["event"], "BeforeTool");
         assert_eq!(lines[0]["tool"], "write_file");
+    }
+
+    #[test]
+    fn a_log_moved_away_or_removed_is_opened_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("audit.jsonl");
+        let log = AuditLog::start(AuditConfig {
+            path: path.clone(),
+            max_bytes: 1 << 20,
+            keep: 2,
+        })
+        .unwrap();
+        let outcome = Outcome::empty(EventKind::BeforeTool);
+        let input = json!({"tool_name": "a"}).as_object().unwrap().clone();
+        let wait_for = |p: &Path, n: usize| {
+            for _ in 0..500 {
+                if std::fs::read_to_string(p).is_ok_and(|t| t.lines().count() >= n) {
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            panic!("{} never had {n} line(s)", p.display());
+        };
+        log.record("s", &input, &outcome, 1.0);
+        wait_for(&path, 1);
+        // logrotate's move, then a record: it lands in a new file.
+        std::fs::rename(&path, dir.path().join("audit.jsonl.old")).unwrap();
+        log.record("s", &input, &outcome, 1.0);
+        wait_for(&path, 1);
+        std::fs::remove_file(&path).unwrap();
+        log.record("s", &input, &outcome, 1.0);
+        drop(log);
+        assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 1);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("audit.jsonl.old"))
+                .unwrap()
+                .lines()
+                .count(),
+            1
+        );
     }
 }
