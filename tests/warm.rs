@@ -463,3 +463,35 @@ fn a_stopped_server_costs_seconds_and_a_silent_connection_does_not_keep_it() {
     assert!(common::stderr(&stopped).contains("the warm server did not answer"));
     assert!(common::stderr(&stopped).contains("secrets are off limits"));
 }
+
+#[test]
+fn a_process_hook_s_rules_file_beside_it_changed_is_seen_as_one_shot_sees_it() {
+    let p = Project::new();
+    picoclaw(&p, "unused");
+    // The guard reads its reason from a rules file beside it, at start.
+    let guard = guard("REASON").replace("\"REASON\"", "RULES").replacen(
+        "import json, sys\n",
+        "import json, sys\nRULES = open(\"rules.txt\").read().strip()\n",
+        1,
+    );
+    p.write("proj/guard.py", &guard);
+    p.write("proj/rules.txt", "the old rules say no\n");
+    let settings = ["--settings", "proj/config.json"];
+    fire(&p, "before_tool", true, &settings, &write_to("secrets/k"));
+    wait_until("a warm server", || !servers(&p, "sock").is_empty());
+    let warm = fire(&p, "before_tool", true, &settings, &write_to("secrets/k"));
+    assert!(
+        common::stderr(&warm).contains("the old rules say no"),
+        "{}",
+        common::stderr(&warm)
+    );
+    p.write("proj/rules.txt", "the new rules say no\n");
+    let warm = fire(&p, "before_tool", true, &settings, &write_to("secrets/k"));
+    let fresh = fire(&p, "before_tool", false, &settings, &write_to("secrets/k"));
+    assert_eq!(shown(&warm), shown(&fresh));
+    assert!(
+        common::stderr(&warm).contains("the new rules say no"),
+        "{}",
+        common::stderr(&warm)
+    );
+}

@@ -183,18 +183,57 @@ fn path_words(command: &str, project: &Path) -> Vec<String> {
 /// arguments, resolved against `project`), as they exist now. A process
 /// started once keeps running what it read at start, so whoever keeps one
 /// alive across events watches these to restart it when they change.
+///
+/// Besides the files its command line names, this is the program it finds
+/// on `PATH` (`python3` upgraded under it is another program) and the
+/// files beside each named file (the rules file or module a script keeps
+/// next to itself, read at start): what a fresh start would read
+/// differently.
 pub fn process_files(action: &HookAction, project: &Path) -> Vec<PathBuf> {
-    let (words, base) = match action {
-        HookAction::Persistent { .. } => (hook_words(action, project), project),
-        HookAction::McpTool { spawn: Some(s), .. } => (stdio_words(s, project), s.cwd.as_deref().unwrap_or(project)),
+    let (words, base, program) = match action {
+        HookAction::Persistent { process, .. } => (hook_words(action, project), project, process.argv.first()),
+        HookAction::McpTool { spawn: Some(s), .. } => (
+            stdio_words(s, project),
+            s.cwd.as_deref().unwrap_or(project),
+            Some(&s.command),
+        ),
         _ => return Vec::new(),
     };
-    words
+    let mut named: Vec<PathBuf> = words
         .iter()
         .map(|w| hookshot_core::paths::lexical_join(base, w))
         .filter(|p| p.is_file())
-        .collect()
+        .collect();
+    if let Some(program) = program.filter(|p| !p.contains('/'))
+        && let Some(found) = std::env::var_os("PATH").and_then(|path| {
+            std::env::split_paths(&path)
+                .map(|d| d.join(program))
+                .find(|p| p.is_file())
+        })
+    {
+        named.push(found);
+    }
+    let mut out = named.clone();
+    // Beside the project's own files only: a folder like /usr/bin holds
+    // thousands of unrelated programs.
+    for dir in named
+        .iter()
+        .filter(|f| f.starts_with(project))
+        .filter_map(|f| f.parent())
+    {
+        let Ok(entries) = std::fs::read_dir(dir) else { continue };
+        for e in entries.flatten().take(MAX_SIBLINGS) {
+            let path = e.path();
+            if e.file_type().is_ok_and(|t| t.is_file()) && !out.contains(&path) {
+                out.push(path);
+            }
+        }
+    }
+    out
 }
+
+/// At most this many files beside one of a process's files are watched.
+const MAX_SIBLINGS: usize = 256;
 
 /// The words of a stdio MCP server's command line that may name a file.
 fn stdio_words(server: &hookshot_core::McpStdio, project: &Path) -> Vec<String> {
