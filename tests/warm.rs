@@ -495,3 +495,120 @@ fn a_process_hook_s_rules_file_beside_it_changed_is_seen_as_one_shot_sees_it() {
         common::stderr(&warm)
     );
 }
+
+/// The differential check: one corpus of events, each fired one-shot and
+/// warm, every answer (stdout, stderr, exit code) the same byte for byte.
+#[test]
+fn a_corpus_answers_byte_for_byte_the_same_warm_and_one_shot() {
+    let p = Project::new();
+    picoclaw(&p, "secrets are off limits");
+    p.write(
+        "proj/claude.json",
+        &json!({
+            "builtins": {"dangerous_confirmation": {"mode": "deny"}, "security_scan": {"mode": "redact"}},
+            "hooks": {
+                "PreToolUse": [
+                    {"matcher": "Bash", "hooks": [{"type": "command", "command": "grep -q 'drop table' && { echo 'no SQL drops' >&2; exit 2; }; exit 0"}]},
+                    {"matcher": "Write", "hooks": [{"type": "command", "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"allow\", \"updatedInput\": {\"file_path\": \"safe.txt\", \"content\": \"x\"}}}'"}]},
+                    {"matcher": "Read", "hooks": [{"type": "command", "command": "echo '{\"decision\": \"block\", \"reason\": \"no reading\"}'"}]},
+                    {"matcher": "Edit", "hooks": [{"type": "command", "command": "exit 1"}, {"type": "command", "command": "sleep 5", "timeout": 1}]}
+                ],
+                "PostToolUse": [{"hooks": [{"type": "command", "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"additionalContext\": \"checked\"}}'"}]}],
+                "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo 'plain context for the model'"}]}],
+                "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"SessionStart\", \"additionalContext\": \"welcome\"}}'"}]}],
+                "Stop": [{"hooks": [{"type": "command", "command": "echo '{\"decision\": \"block\", \"reason\": \"tests first\"}'"}]}]
+            }
+        })
+        .to_string(),
+    );
+    let bash = |c: &str| json!({"session_id": "s", "tool_name": "Bash", "tool_input": {"command": c}});
+    let corpus: Vec<(&str, &[&str], Value)> = vec![
+        (
+            "before_tool",
+            &["--settings", "proj/config.json"],
+            write_to("secrets/k"),
+        ),
+        (
+            "before_tool",
+            &["--settings", "proj/config.json"],
+            write_to("notes.txt"),
+        ),
+        ("PreToolUse", &["--settings", "proj/claude.json"], bash("ls")),
+        (
+            "PreToolUse",
+            &["--settings", "proj/claude.json"],
+            bash("psql -c 'drop table users'"),
+        ),
+        ("PreToolUse", &["--settings", "proj/claude.json"], bash("rm -rf ~")),
+        (
+            "PreToolUse",
+            &["--settings", "proj/claude.json"],
+            bash("git push --force origin main"),
+        ),
+        (
+            "PreToolUse",
+            &["--settings", "proj/claude.json"],
+            bash("export TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
+        ),
+        (
+            "PreToolUse",
+            &["--settings", "proj/claude.json"],
+            json!({"session_id": "s", "tool_name": "Write", "tool_input": {"file_path": "a.txt", "content": "x"}}),
+        ),
+        (
+            "PreToolUse",
+            &["--settings", "proj/claude.json"],
+            json!({"session_id": "s", "tool_name": "Read", "tool_input": {"file_path": "a.txt"}}),
+        ),
+        (
+            "PreToolUse",
+            &["--settings", "proj/claude.json"],
+            json!({"session_id": "s", "tool_name": "Edit", "tool_input": {"file_path": "a.txt"}}),
+        ),
+        (
+            "PostToolUse",
+            &["--settings", "proj/claude.json"],
+            json!({"session_id": "s", "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_response": {"stdout": "a"}}),
+        ),
+        (
+            "UserPromptSubmit",
+            &["--settings", "proj/claude.json"],
+            json!({"session_id": "s", "prompt": "hello"}),
+        ),
+        (
+            "SessionStart",
+            &["--settings", "proj/claude.json"],
+            json!({"session_id": "s", "source": "startup"}),
+        ),
+        (
+            "SessionStart",
+            &["--settings", "proj/claude.json"],
+            json!({"session_id": "s", "source": "resume"}),
+        ),
+        (
+            "Stop",
+            &["--settings", "proj/claude.json"],
+            json!({"session_id": "s", "stop_hook_active": false}),
+        ),
+        (
+            "BeforeTool",
+            &["--settings", "proj/claude.json"],
+            json!({"session_id": "s", "tool_name": "run_shell_command", "tool_input": {"command": "rm -rf /"}}),
+        ),
+    ];
+    // Start each context's server, then compare every answer.
+    for args in [["--settings", "proj/config.json"], ["--settings", "proj/claude.json"]] {
+        let before = servers(&p, "sock").len();
+        fire(&p, "SessionEnd", true, &args, &json!({"session_id": "s"}));
+        wait_until("a warm server", || servers(&p, "sock").len() > before);
+    }
+    let started = starts(&p);
+    for (event, args, input) in &corpus {
+        let one_shot = fire(&p, event, false, args, input);
+        let warm = fire(&p, event, true, args, input);
+        assert_eq!(shown(&warm), shown(&one_shot), "{event} {input}");
+    }
+    // The warm answers came from the server: its process hook started once
+    // for both warm events, the one-shot fires once each.
+    assert_eq!(starts(&p), started + 3, "the warm fires did not run in the warm server");
+}

@@ -224,7 +224,7 @@ pub fn process_files(action: &HookAction, project: &Path) -> Vec<PathBuf> {
         let Ok(entries) = std::fs::read_dir(dir) else { continue };
         for e in entries.flatten().take(MAX_SIBLINGS) {
             let path = e.path();
-            if e.file_type().is_ok_and(|t| t.is_file()) && !out.contains(&path) {
+            if e.file_type().is_ok_and(|t| t.is_file()) && !runtime_file(&path) && !out.contains(&path) {
                 out.push(path);
             }
         }
@@ -234,6 +234,34 @@ pub fn process_files(action: &HookAction, project: &Path) -> Vec<PathBuf> {
 
 /// At most this many files beside one of a process's files are watched.
 const MAX_SIBLINGS: usize = 256;
+
+/// Files a running process writes beside itself (logs, pid files, locks,
+/// databases, editor droppings): watching them would restart it after each
+/// of its own writes.
+fn runtime_file(path: &Path) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    name.ends_with('~')
+        || name.starts_with(".#")
+        || matches!(
+            ext.as_str(),
+            "log"
+                | "pid"
+                | "lock"
+                | "sock"
+                | "db"
+                | "sqlite"
+                | "sqlite3"
+                | "db-journal"
+                | "db-wal"
+                | "tmp"
+                | "swp"
+                | "pyc"
+        )
+}
 
 /// The words of a stdio MCP server's command line that may name a file.
 fn stdio_words(server: &hookshot_core::McpStdio, project: &Path) -> Vec<String> {
