@@ -99,12 +99,48 @@ async fn crash_mid_answer_fails_open_then_the_process_is_restarted() {
 }
 
 #[tokio::test]
-async fn approver_that_cannot_answer_fails_closed() {
-    let (_p, h) = pico("crash_once", &["approve_tool", "before_tool"]);
-    // The crash happens on before_tool; approvals after it are refused
-    // while the process is down (fail closed), not waved through.
+async fn an_approval_during_the_restart_backoff_is_still_asked() {
+    let (p, h) = pico("crash_once", &["approve_tool", "before_tool"]);
+    // The crash happens on before_tool; an approval while the process waits
+    // out its restart backoff is asked of a process of its own, as a
+    // one-shot run would ask it: neither waved through nor refused unasked.
     let o = fire(&h, EventKind::BeforeTool, call("write_file", "x")).await;
     assert!(!o.is_blocked());
+    let o = fire(&h, EventKind::PermissionRequest, call("write_file", "unapproved")).await;
+    assert_eq!(o.block_reason(), "pico does not approve", "{:?}", o.warnings);
+    assert_eq!(log_lines(&p, "hook.hello"), 2);
+}
+
+#[tokio::test]
+async fn one_event_that_crashes_the_shared_process_decides_no_other_event() {
+    let (p, h) = pico("crash_on_word", &["before_tool"]);
+    let h = std::sync::Arc::new(h);
+    // Started and greeted first, so both events share the one process.
+    let o = fire(&h, EventKind::BeforeTool, call("write_file", "ok")).await;
+    assert!(o.warnings.is_empty(), "{:?}", o.warnings);
+    let crasher = fire(&h, EventKind::BeforeTool, call("write_file", "crash"));
+    let bystander = async {
+        // Queued behind the request that crashes the process.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        fire(&h, EventKind::BeforeTool, call("write_file", "deny this")).await
+    };
+    let (crashed, other) = tokio::join!(crasher, bystander);
+    assert!(
+        crashed.warnings.iter().any(|w| w.contains("exited")),
+        "{:?}",
+        crashed.warnings
+    );
+    // As a one-shot run would have: asked, and denied.
+    assert_eq!(other.block_reason(), "pico denies this call", "{:?}", other.warnings);
+    // Right after, within the restart backoff: asked too.
+    let o = fire(&h, EventKind::BeforeTool, call("write_file", "deny this")).await;
+    assert_eq!(o.block_reason(), "pico denies this call", "{:?}", o.warnings);
+    assert!(log_lines(&p, "hook.hello") >= 3);
+}
+
+#[tokio::test]
+async fn approver_that_cannot_answer_fails_closed() {
+    let (_p, h) = pico("crash_always", &["approve_tool"]);
     let o = fire(&h, EventKind::PermissionRequest, call("write_file", "x")).await;
     assert!(o.is_blocked(), "{:?}", o.output);
     assert!(o.block_reason().contains("fail-closed"), "{}", o.block_reason());

@@ -15,7 +15,9 @@
 //! killed, every call waiting on it fails at once (and each hook's policy
 //! decides: observers and interceptors open, approvers closed), and the next
 //! call restarts it after an exponential backoff (100 ms doubling, capped at
-//! 30 s). A process whose command, arguments, directory or environment
+//! 30 s). One event's request never decides another's: a request whose
+//! shared process crashed under it, or that comes during the backoff, is
+//! asked of a process of its own, as a one-shot run would ask it. A process whose command, arguments, directory or environment
 //! changed (a reload) is replaced by a new one.
 //!
 //! Shutting down closes each process's stdin (a well-behaved hook reads what
@@ -167,6 +169,25 @@ pub struct ProcessPool {
     procs: StdMutex<HashMap<String, Arc<Proc>>>,
 }
 
+/// A process exited by itself with requests waiting: the oldest was being
+/// answered and gets the crash; the others were only queued behind it, and
+/// are told they were not asked (their callers ask again elsewhere).
+fn fail_crashed(pending: &Pending) {
+    let mut waiting: Vec<_> = pending.lock().map(|mut p| p.drain().collect()).unwrap_or_default();
+    waiting.sort_by_key(|(id, _)| *id);
+    for (i, (_, tx)) in waiting.into_iter().enumerate() {
+        let failure = if i == 0 {
+            Failure::new(FailureKind::Crash, "the hook process exited")
+        } else {
+            Failure::new(
+                FailureKind::Skipped,
+                "was not asked: its process exited while answering another event",
+            )
+        };
+        let _ = tx.send(Err(failure));
+    }
+}
+
 fn fail_all(pending: &Pending, why: &Failure) {
     let waiting: Vec<_> = pending.lock().map(|mut p| p.drain().collect()).unwrap_or_default();
     for (_, tx) in waiting {
@@ -285,11 +306,10 @@ impl Proc {
                 *d = Some(Instant::now());
             }
             let why = e.why.lock().ok().and_then(|w| w.clone());
-            let failure = match why {
-                Some(why) => Failure::new(FailureKind::Timeout, why),
-                None => Failure::new(FailureKind::Crash, "the hook process exited"),
-            };
-            fail_all(&p, &failure);
+            match why {
+                Some(why) => fail_all(&p, &Failure::new(FailureKind::Timeout, why)),
+                None => fail_crashed(&p),
+            }
         });
         Ok(Live {
             conn: Conn {
@@ -377,6 +397,25 @@ impl Proc {
             .ok_or_else(|| Failure::new(FailureKind::Crash, "not running"))
     }
 
+    /// Asks a process of this event's own, started, greeted and closed for
+    /// this one request: what a one-shot run does, and what an event gets
+    /// when the shared process cannot answer it for a reason that is not
+    /// its own (another event crashed it, or it is waiting out a restart
+    /// backoff).
+    async fn one_off(&self, method: &str, params: Value, timeout: Duration) -> Result<Value, Failure> {
+        let deadline = Instant::now() + timeout;
+        let live = self.start()?;
+        let hello = json!({"name": self.spec.name, "version": 1, "modes": self.spec.modes});
+        let greeted = self
+            .call_live(&live.conn, "hook.hello", hello, HELLO_TIMEOUT.min(timeout))
+            .await?;
+        if greeted.get("ok") == Some(&Value::Bool(false)) {
+            return Err(Failure::new(FailureKind::Protocol, "refused the hello handshake"));
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        self.call_live(&live.conn, method, params, left).await
+    }
+
     /// A connection to the running process. The slot lock covers start-up
     /// only (bounded by the handshake's deadline); calls then run
     /// concurrently.
@@ -435,8 +474,22 @@ impl ProcessPool {
         timeout: Duration,
     ) -> Result<Value, Failure> {
         let proc = self.get(spec, project);
-        let conn = proc.conn(timeout).await?;
-        proc.call_live(&conn, method, params, timeout).await
+        let deadline = Instant::now() + timeout;
+        let shared = match proc.conn(timeout).await {
+            Ok(conn) => proc.call_live(&conn, method, params.clone(), timeout).await,
+            // Restarting after a failure: this event is still asked.
+            Err(f) if f.kind == FailureKind::Skipped => return proc.one_off(method, params, timeout).await,
+            Err(f) => Err(f),
+        };
+        match shared {
+            // The shared process died answering another event's request
+            // while this one waited. A one-shot run of this event would have
+            // had a process of its own, so it gets one.
+            Err(f) if f.kind == FailureKind::Skipped && Instant::now() < deadline => {
+                proc.one_off(method, params, deadline - Instant::now()).await
+            }
+            other => other,
+        }
     }
 
     /// Sends a `hook.runtime_event` notification (no answer) and waits until

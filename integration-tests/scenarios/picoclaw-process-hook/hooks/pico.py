@@ -12,6 +12,10 @@ Modes:
               mentioning "unapproved".
   crash_once  like normal, but the first before_tool writes half an answer
               and exits (a marker file makes it crash only once).
+  crash_always hello ok, then exits on any other request.
+  crash_on_word like normal, but a before_tool whose arguments mention
+              "crash" waits 0.3 s and exits (requests queued behind it are
+              never read).
   no_hello    never answers hook.hello.
   reverse     answers before_tool requests in batches of 8, in reverse order.
   unknown_ids answers every request first with a wrong id, then rightly.
@@ -88,6 +92,11 @@ def main():
             continue
         if method == "hook.hello" and MODE == "no_hello":
             continue
+        if MODE == "crash_always" and method != "hook.hello":
+            os._exit(1)
+        if MODE == "crash_on_word" and method == "hook.before_tool" and "crash" in json.dumps(params):
+            time.sleep(0.3)
+            os._exit(1)
         if method == "hook.before_tool" and MODE == "crash_once":
             marker = os.path.join(HERE, "crashed")
             if not os.path.exists(marker):
