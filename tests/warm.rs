@@ -612,3 +612,41 @@ fn a_corpus_answers_byte_for_byte_the_same_warm_and_one_shot() {
     // for both warm events, the one-shot fires once each.
     assert_eq!(starts(&p), started + 3, "the warm fires did not run in the warm server");
 }
+
+#[test]
+fn the_hooks_of_a_server_killed_mid_event_do_not_run_on_beside_the_one_shot_run() {
+    let p = Project::new();
+    // Its first run waits long; a second run of the event returns at once.
+    claude_project(
+        &p,
+        "[ -e first ] && exit 0; touch first; echo $$ > pid; exec sleep 30\n",
+    );
+    let warm = |input: &Value| {
+        let mut c = p.command(&["fire", "PreToolUse", "--workdir", "proj", "--trust-project"]);
+        c.args(["--warm", "--warm-idle", "20"])
+            .env("XDG_RUNTIME_DIR", p.path("run"));
+        let mut child = c.spawn().unwrap();
+        use std::io::Write;
+        let _ = child.stdin.take().unwrap().write_all(input.to_string().as_bytes());
+        child
+    };
+    // Start the server with an event no hook matches.
+    let read = json!({"session_id": "s", "tool_name": "Read", "tool_input": {"file_path": "a"}});
+    wait_at_most(warm(&read), Duration::from_secs(20), "the first warm fire");
+    wait_until("a warm server", || !servers(&p, "sock").is_empty());
+    let server = server_pid(&p);
+    let client = warm(&bash());
+    wait_until("the hook to start in the server", || {
+        std::fs::read_to_string(p.path("proj/pid")).is_ok_and(|s| s.trim().parse::<i32>().is_ok())
+    });
+    let hook: i32 = std::fs::read_to_string(p.path("proj/pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(server), nix::sys::signal::Signal::SIGKILL).unwrap();
+    let out = wait_at_most(client, Duration::from_secs(20), "the client of a killed server");
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    assert!(common::stderr(&out).contains("the warm server did not answer"));
+    wait_until("the killed server's hook to stop", || !alive(hook));
+}

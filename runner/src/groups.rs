@@ -15,6 +15,8 @@ use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 
 static OWNED: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+/// Woken whenever a group is taken on.
+static TAKEN: tokio::sync::Notify = tokio::sync::Notify::const_new();
 
 fn owned() -> std::sync::MutexGuard<'static, BTreeSet<i32>> {
     OWNED.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -32,6 +34,7 @@ impl OwnedGroup {
         let id = pid.map(|p| p as i32);
         if let Some(id) = id {
             owned().insert(id);
+            TAKEN.notify_waiters();
         }
         OwnedGroup(id)
     }
@@ -62,6 +65,18 @@ impl Drop for OwnedGroup {
             let _ = killpg(Pid::from_raw(id), Signal::SIGKILL);
         }
     }
+}
+
+/// The process groups this process owns now: what to end if it dies
+/// without ending them (a warm server's client does, when the server
+/// vanishes mid-event).
+pub fn owned_groups() -> Vec<i32> {
+    owned().iter().copied().collect()
+}
+
+/// Resolves when this process next takes on a group (starts a hook).
+pub async fn group_taken() {
+    TAKEN.notified().await;
 }
 
 /// Ends every group hookshot owns: SIGTERM, up to `grace` for them to go,

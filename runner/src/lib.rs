@@ -27,7 +27,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use groups::OwnedGroup;
-pub use groups::terminate_all;
+pub use groups::{group_taken, owned_groups, terminate_all};
 use hookshot_core::input::for_dialect;
 use hookshot_core::{
     Captured, Dialect, EventKind, Exit, Failure, FailureKind, HookAction, HookDef, HookOutput, HookRecord, McpStdio,

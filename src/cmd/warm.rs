@@ -131,8 +131,14 @@ enum Reply {
     Answer(Answer),
     /// Why the client must run this event itself.
     Oneshot(String),
-    /// The event is being answered (sent every [`KEEPALIVE`]).
-    Working,
+    /// The event is being answered (sent every [`KEEPALIVE`], and when a
+    /// hook starts), with the process groups the server owns: if it dies
+    /// now, its client ends them before running the event itself, so no
+    /// hook of the event runs twice at once.
+    Working {
+        #[serde(default)]
+        groups: Vec<i32>,
+    },
 }
 
 /// The folder of this user's warm servers, made if missing, and used only
@@ -216,7 +222,7 @@ pub(crate) async fn fire(
             None
         }
         // `ask` reads past these.
-        Ok(Reply::Working) => None,
+        Ok(Reply::Working { .. }) => None,
         Err(e) => {
             eprintln!("hookshot: warning: the warm server did not answer ({e}); the hooks run here");
             None
@@ -242,20 +248,33 @@ async fn ask(stream: tokio::net::UnixStream, exe: &Path, line: &[u8]) -> Result<
         .map_err(|_| "it took no request".to_string())?
         .map_err(|e| e.to_string())?;
     let mut reader = BufReader::new(r);
+    let mut groups = Vec::new();
+    let failed = |groups: &[i32], why: String| {
+        end_groups(groups);
+        Err(why)
+    };
     loop {
         let mut reply = String::new();
         match tokio::time::timeout(SILENCE, reader.read_line(&mut reply)).await {
-            Err(_) => return Err(format!("it said nothing for {} s", SILENCE.as_secs())),
-            Ok(Err(e)) => return Err(e.to_string()),
+            Err(_) => return failed(&groups, format!("it said nothing for {} s", SILENCE.as_secs())),
+            Ok(Err(e)) => return failed(&groups, e.to_string()),
             Ok(Ok(_)) => {}
         }
         if reply.is_empty() {
-            return Err("it closed the connection".into());
+            return failed(&groups, "it closed the connection".into());
         }
         match serde_json::from_str(&reply).map_err(|e| format!("unreadable reply: {e}"))? {
-            Reply::Working => continue,
+            Reply::Working { groups: now } => groups = now,
             done => return Ok(done),
         }
+    }
+}
+
+/// Kills the process groups a server that stopped answering owned: its
+/// hooks must not go on while this event runs them again here.
+fn end_groups(groups: &[i32]) {
+    for g in groups {
+        let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(*g), nix::sys::signal::Signal::SIGKILL);
     }
 }
 
@@ -394,9 +413,15 @@ impl Server {
                         tokio::select! {
                             reply = &mut answer => break reply,
                             () = &mut gone => return,
-                            _ = tick.tick() => {
+                            () = async {
+                                tokio::select! {
+                                    _ = tick.tick() => {}
+                                    () = hookshot_runner::group_taken() => {}
+                                }
+                            } => {
                                 // The client stops waiting when these stop.
-                                if write_reply(&mut w, &Reply::Working).await.is_err() {
+                                let working = Reply::Working { groups: hookshot_runner::owned_groups() };
+                                if write_reply(&mut w, &working).await.is_err() {
                                     return;
                                 }
                             }
