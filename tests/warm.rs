@@ -650,3 +650,50 @@ fn the_hooks_of_a_server_killed_mid_event_do_not_run_on_beside_the_one_shot_run(
     assert!(common::stderr(&out).contains("the warm server did not answer"));
     wait_until("the killed server's hook to stop", || !alive(hook));
 }
+
+#[test]
+fn one_server_answers_callers_whose_environments_differ_each_with_its_own() {
+    let p = Project::new();
+    std::fs::create_dir_all(p.path("run")).unwrap();
+    std::fs::set_permissions(p.path("run"), std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    // The hook says the variable it got, and whether a warm server ran it.
+    p.write(
+        "proj/claude.json",
+        &json!({"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command",
+            "command": "echo \"FOO=$FOO by $(tr '\\0' ' ' < /proc/$PPID/cmdline | grep -o warm-server)\""}]}]}})
+        .to_string(),
+    );
+    let fire_with = |foo: &str| {
+        let mut c = p.command(&[
+            "fire",
+            "UserPromptSubmit",
+            "--workdir",
+            "proj",
+            "--settings",
+            "proj/claude.json",
+        ]);
+        c.args(["--warm", "--warm-idle", "20"])
+            .env("XDG_RUNTIME_DIR", p.path("run"))
+            .env("FOO", foo);
+        let mut child = c.spawn().unwrap();
+        use std::io::Write;
+        let _ = child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(br#"{"session_id": "s", "prompt": "hi"}"#);
+        wait_at_most(child, Duration::from_secs(20), "a warm fire")
+    };
+    fire_with("first");
+    wait_until("a warm server", || !servers(&p, "sock").is_empty());
+    for foo in ["a", "b", "c"] {
+        let out = fire_with(foo);
+        let said = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            said.contains(&format!("FOO={foo} by warm-server")),
+            "{said} {}",
+            common::stderr(&out)
+        );
+    }
+    assert_eq!(servers(&p, "sock").len(), 1, "a server per environment");
+}

@@ -72,6 +72,22 @@ use hookshot_runner::{PlanRun, RunEnv, Runner};
 pub use listed::{Listed, ListedHook, ListedSource};
 pub use nesting::{MAX_DEPTH, PARENT_VAR};
 
+tokio::task_local! {
+    /// The environment the command hooks of the event being fired start
+    /// from, when it is not this process's ([`with_caller_env`]).
+    static CALLER_ENV: Arc<Vec<(String, String)>>;
+}
+
+/// Runs `fire` (an event's [`HookSystem::fire`]) with `env` as the
+/// environment its command hooks start from instead of this process's: a
+/// long-lived server answering for callers whose environments differ gives
+/// each event's hooks its own caller's, as a one-shot run would.
+/// Long-lived processes (process hooks, MCP servers) keep the environment
+/// they were started with.
+pub async fn with_caller_env<F: std::future::Future>(env: Arc<Vec<(String, String)>>, fire: F) -> F::Output {
+    CALLER_ENV.scope(env, fire).await
+}
+
 /// What an approval of `file` (trusted for `scope`, its hooks run in
 /// `project`) covers besides the file itself, with the shell's own reading
 /// of each command line ([`builtins::dangerous::command_paths`]); `Err`
@@ -925,6 +941,7 @@ impl HookSystem {
         RunEnv {
             cwd: self.workdir.clone(),
             vars,
+            base: CALLER_ENV.try_with(Arc::clone).ok(),
         }
     }
 

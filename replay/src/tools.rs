@@ -150,7 +150,11 @@ impl Tools {
                     Some(d) => self.resolve(d)?,
                     None => self.root.clone(),
                 };
-                let env = RunEnv { cwd, vars: Vec::new() };
+                let env = RunEnv {
+                    cwd,
+                    vars: Vec::new(),
+                    base: None,
+                };
                 // As Claude Code does: what SessionStart hooks exported
                 // holds for every later command of the session.
                 let line = match &self.env_file {

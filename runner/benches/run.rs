@@ -101,6 +101,7 @@ fn bench(c: &mut Criterion) {
     let env = RunEnv {
         cwd: std::env::temp_dir(),
         vars: vec![],
+        base: None,
     };
     let mut runner = Runner::default();
     runner.register("allow", Arc::new(Allow));

@@ -21,13 +21,7 @@ pub fn interpolate(value: &str, allowed: &[String], env: &RunEnv) -> String {
         if !allowed.iter().any(|a| a == name) {
             return String::new();
         }
-        env.vars
-            .iter()
-            .rev()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.clone())
-            .or_else(|| std::env::var(name).ok())
-            .unwrap_or_default()
+        env.var(name).unwrap_or_default()
     };
     let mut out = String::with_capacity(value.len());
     let mut rest = value;
@@ -136,6 +130,7 @@ mod tests {
         let env = RunEnv {
             cwd: ".".into(),
             vars: vec![("TOKEN".into(), "t0k".into()), ("SECRET".into(), "s3c".into())],
+            base: None,
         };
         let allowed = vec!["TOKEN".to_string()];
         assert_eq!(interpolate("Bearer $TOKEN", &allowed, &env), "Bearer t0k");

@@ -288,14 +288,7 @@ fn placeholders<'a>(word: &'a str, env: &RunEnv) -> std::borrow::Cow<'a, str> {
     for name in NAMES {
         let key = format!("${{{name}}}");
         if out.contains(&key) {
-            let value = env
-                .vars
-                .iter()
-                .rev()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.clone())
-                .or_else(|| std::env::var(name).ok())
-                .unwrap_or_default();
+            let value = env.var(name).unwrap_or_default();
             out = out.replace(&key, &value);
         }
     }
@@ -318,9 +311,25 @@ pub struct RunEnv {
     pub cwd: PathBuf,
     /// Variables set on top of the inherited environment.
     pub vars: Vec<(String, String)>,
+    /// The environment a command hook starts from instead of this
+    /// process's own: a long-lived server gives each event's hooks its
+    /// caller's (`None`: this process's).
+    pub base: Option<std::sync::Arc<Vec<(String, String)>>>,
 }
 
 impl RunEnv {
+    /// The value a hook started here sees for `name`: hookshot's variables,
+    /// then the environment it starts from.
+    pub fn var(&self, name: &str) -> Option<String> {
+        if let Some((_, v)) = self.vars.iter().rev().find(|(k, _)| k == name) {
+            return Some(v.clone());
+        }
+        match &self.base {
+            Some(base) => base.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()),
+            None => std::env::var(name).ok(),
+        }
+    }
+
     /// This environment with `hook`'s own variables (a plugin's root) on
     /// top; borrowed when it has none.
     fn for_hook(&self, hook: &HookDef) -> std::borrow::Cow<'_, RunEnv> {
@@ -330,6 +339,7 @@ impl RunEnv {
             std::borrow::Cow::Owned(RunEnv {
                 cwd: self.cwd.clone(),
                 vars: self.vars.iter().chain(&hook.options.env).cloned().collect(),
+                base: self.base.clone(),
             })
         }
     }
@@ -840,6 +850,9 @@ impl Runner {
         let start = Instant::now();
         let default_shell = cfg.shell.len() == 2 && cfg.shell[0] == "bash" && cfg.shell[1] == "-c";
         let supervised = |mut c: Command| {
+            if let Some(base) = &env.base {
+                c.env_clear().envs(base.iter().map(|(k, v)| (k, v)));
+            }
             c.current_dir(&env.cwd)
                 .envs(env.vars.iter().map(|(k, v)| (k, v)))
                 .stdin(Stdio::piped())

@@ -144,7 +144,7 @@ async fn one_shot(
     let spool = hookshot::background::spool::dir();
     hooks.set_background(hookshot::BackgroundMode::Elsewhere, spool.clone());
     let argv: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
-    let handoff = hand_off_background(&hooks, event, &input, &argv).err();
+    let handoff = hand_off_background(&hooks, event, &input, &argv, None).err();
     if handoff.is_some() {
         // Run them within the event rather than not at all.
         hooks.set_background(hookshot::BackgroundMode::Inline, spool);
@@ -159,16 +159,19 @@ async fn one_shot(
 /// `hookshot` started with `argv` (this `fire`'s arguments), its job in
 /// the hook system's spool folder; `Err` says why they could not be, and
 /// then they must run within the event.
+/// `env`, when given, is the whole environment the detached `hookshot`
+/// gets (a warm server's caller's) instead of this process's.
 pub(crate) fn hand_off_background(
     hooks: &hookshot::HookSystem,
     event: EventKind,
     input: &Map<String, Value>,
     argv: &[std::ffi::OsString],
+    env: Option<&[(String, String)]>,
 ) -> Result<(), String> {
     if !hooks.plan(event, input).iter().any(|h| h.options.background.is_on()) {
         return Ok(());
     }
-    hand_off(input, hooks.background_spool(), argv).map_err(|e| {
+    hand_off(input, hooks.background_spool(), argv, env).map_err(|e| {
         format!("background hooks ran before the answer, not after it: they could not be handed off ({e})")
     })
 }
@@ -321,13 +324,22 @@ fn answer_codex(outcome: &mut hookshot::Outcome) {
 /// (this very command line, with the input in a job file): the agent gets
 /// its answer now, and the hooks go on after this process has exited, out
 /// of its process group and its pipes, so the agent waits for neither.
-fn hand_off(input: &Map<String, Value>, spool: Option<&Path>, argv: &[std::ffi::OsString]) -> Result<(), String> {
+fn hand_off(
+    input: &Map<String, Value>,
+    spool: Option<&Path>,
+    argv: &[std::ffi::OsString],
+    env: Option<&[(String, String)]>,
+) -> Result<(), String> {
     use std::os::unix::process::CommandExt;
     let spool = spool.ok_or("no state directory (set HOME or XDG_STATE_HOME)")?;
     let bytes = serde_json::to_vec(input).map_err(|e| e.to_string())?;
     let job = hookshot::background::spool::put_job(spool, &bytes).map_err(|e| format!("{}: {e}", spool.display()))?;
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
-    let started = std::process::Command::new(exe)
+    let mut command = std::process::Command::new(exe);
+    if let Some(env) = env {
+        command.env_clear().envs(env.iter().map(|(k, v)| (k, v)));
+    }
+    let started = command
         .args(argv)
         .arg("--background-job")
         .arg(&job)

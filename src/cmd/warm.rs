@@ -5,9 +5,11 @@
 //! What makes it safe to use for every event is that the answer cannot
 //! differ from a one-shot `fire`:
 //! - a server answers only for the exact context it was started in: the
-//!   same executable, working directory, source flags, environment and
-//!   umask (the socket's name is a hash of them, and every request carries
-//!   them in full to be compared);
+//!   same executable, working directory, source flags, umask and the
+//!   variables hookshot itself reads (the socket's name is a hash of them,
+//!   and every request carries them in full to be compared); the rest of
+//!   the caller's environment comes with the event, and its command hooks
+//!   start from it;
 //! - before each event it checks what a fresh load would read (settings
 //!   files, discovery, the trust store, the scripts approvals cover, the
 //!   files its persistent processes run) and, if anything changed, loads
@@ -67,19 +69,67 @@ struct Identity {
     /// working directory was removed reads relative paths in nothing.
     cwd_id: (u64, u64),
     sources: String,
-    env: Vec<(String, String)>,
+    /// The variables hookshot itself reads ([`context_var`]); the rest of
+    /// the environment comes with each event, for its hooks.
+    context: Vec<(String, String)>,
     umask: String,
+}
+
+/// Whether hookshot itself reads the variable `name` while loading or
+/// running hooks (where settings live, which programs `PATH` finds, which
+/// agent calls): a server answers only callers that agree on all of these.
+/// Any other variable is the event's own and goes to its hooks.
+fn context_var(name: &str) -> bool {
+    matches!(
+        name,
+        "HOME" | "PATH" | "USER" | "LOGNAME" | "SHELL" | "TMPDIR" | "CLAUDE_PROJECT_DIR" | "GEMINI_PROJECT_DIR"
+    ) || ["HOOKSHOT_", "XDG_", "OTEL_", "RUST_LOG"]
+        .iter()
+        .any(|p| name.starts_with(p))
+}
+
+/// This process's environment as text; `None` when a name or value is not
+/// UTF-8.
+fn environment() -> Option<Vec<(String, String)>> {
+    let mut env = Vec::new();
+    for (k, v) in std::env::vars_os() {
+        env.push((k.into_string().ok()?, v.into_string().ok()?));
+    }
+    env.sort();
+    Some(env)
+}
+
+/// The variables the loaded settings read at load: `${NAME}` in the files
+/// that define MCP servers (their command lines, arguments and environment
+/// are expanded when read). A server answers only callers that agree on
+/// them; every other variable a hook reads, it reads when it runs, from
+/// its own caller's environment.
+fn named_vars(hooks: &HookSystem) -> std::collections::BTreeSet<String> {
+    let mut names = std::collections::BTreeSet::new();
+    for s in hooks.registry().loaded() {
+        let Ok(text) = std::fs::read_to_string(&s.source.path) else {
+            continue;
+        };
+        if !text.contains("mcpServers") && s.source.path.file_name().is_none_or(|n| n != ".mcp.json") {
+            continue;
+        }
+        for piece in text.split("${").skip(1) {
+            let end = piece
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(piece.len());
+            if end > 0 && !piece.starts_with(|c: char| c.is_ascii_digit()) {
+                names.insert(piece[..end].to_string());
+            }
+        }
+    }
+    names
 }
 
 impl Identity {
     /// This process's; `None` when something cannot be carried as text (a
     /// variable or folder name that is not UTF-8).
     fn now(sources: &Sources) -> Option<Identity> {
-        let mut env = Vec::new();
-        for (k, v) in std::env::vars_os() {
-            env.push((k.into_string().ok()?, v.into_string().ok()?));
-        }
-        env.sort();
+        let context = environment()?.into_iter().filter(|(k, _)| context_var(k)).collect();
         let status = std::fs::read_to_string("/proc/self/status").ok()?;
         let umask = status
             .lines()
@@ -90,7 +140,7 @@ impl Identity {
             cwd: std::env::current_dir().ok()?,
             cwd_id: cwd_id()?,
             sources: format!("{sources:?}"),
-            env,
+            context,
             umask,
         })
     }
@@ -122,6 +172,8 @@ struct Request {
     /// `fire --agent`.
     #[serde(default)]
     agent: Option<Agent>,
+    /// The client's whole environment: what the event's hooks start from.
+    env: Vec<(String, String)>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -194,6 +246,7 @@ pub(crate) async fn fire(
         event: event.to_string(),
         input: input.clone(),
         agent,
+        env: environment()?,
     };
     let mut line = serde_json::to_vec(&request).ok()?;
     line.push(b'\n');
@@ -325,13 +378,19 @@ pub(crate) struct ServerArgs {
     fire: Vec<String>,
 }
 
+/// The variables a load's settings name, with the values it read.
+type Named = Vec<(String, Option<String>)>;
+
+/// A load for one calling agent, and the variables its settings read.
+type Loaded = (Option<Host>, Arc<HookSystem>, Arc<Named>);
+
 /// One server's state: its context, and a hook system per calling agent
 /// (which agent calls decides which of its own files are skipped).
 struct Server {
     identity: Identity,
     sources: Sources,
     uid: u32,
-    systems: tokio::sync::Mutex<Vec<(Option<Host>, Arc<HookSystem>)>>,
+    systems: tokio::sync::Mutex<Vec<Loaded>>,
     /// Its working directory is gone: it answers nothing more and leaves.
     stale: AtomicBool,
 }
@@ -339,14 +398,14 @@ struct Server {
 impl Server {
     /// The hook system for `host`, loaded again from scratch when anything
     /// a load reads changed since (the old one stops once its events end).
-    async fn system(&self, host: Option<Host>) -> Result<Arc<HookSystem>, Fail> {
+    async fn system(&self, host: Option<Host>) -> Result<(Arc<HookSystem>, Arc<Named>), Fail> {
         let mut systems = self.systems.lock().await;
-        let at = systems.iter().position(|(h, _)| *h == host);
+        let at = systems.iter().position(|(h, _, _)| *h == host);
         if let Some(i) = at {
             if !systems[i].1.sources_changed() {
-                return Ok(Arc::clone(&systems[i].1));
+                return Ok((Arc::clone(&systems[i].1), Arc::clone(&systems[i].2)));
             }
-            let (_, old) = systems.swap_remove(i);
+            let (_, old, _) = systems.swap_remove(i);
             eprintln!("hookshot: settings, trust or a hook's program changed; loading again");
             tokio::spawn(retire(old));
         }
@@ -354,9 +413,17 @@ impl Server {
         hooks.set_background(hookshot::BackgroundMode::Elsewhere, hookshot::background::spool::dir());
         // The client checked that it runs under no hookshot.
         hooks.set_nesting(hookshot::nesting::Nesting::default());
-        let hooks = Arc::new(hooks);
-        systems.push((host, Arc::clone(&hooks)));
-        Ok(hooks)
+        // What the settings read from the environment, as this load saw it.
+        let named: Named = named_vars(&hooks)
+            .into_iter()
+            .map(|n| {
+                let v = std::env::var(&n).ok();
+                (n, v)
+            })
+            .collect();
+        let (hooks, named) = (Arc::new(hooks), Arc::new(named));
+        systems.push((host, Arc::clone(&hooks), Arc::clone(&named)));
+        Ok((hooks, named))
     }
 
     async fn answer(&self, request: Request) -> Reply {
@@ -372,17 +439,27 @@ impl Server {
             Err(fail) => return Reply::Answer(Answer::failed(&fail)),
         };
         let caller = Caller::of(request.agent, event, dialect, &request.input);
-        let hooks = match self.system(caller.host).await {
+        let (hooks, named) = match self.system(caller.host).await {
             Ok(h) => h,
             Err(fail) => return Reply::Answer(Answer::failed(&fail)),
         };
+        // The settings were read with this server's values of the variables
+        // they name: a caller with others would have read other settings.
+        let value = |name: &str| request.env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+        if let Some((name, _)) = named.iter().find(|(n, v)| value(n) != *v) {
+            return Reply::Oneshot(format!(
+                "the settings name ${name}, which differs in this caller's environment"
+            ));
+        }
         let argv: Vec<OsString> = request.argv.into_iter().map(OsString::from).collect();
         // The one-shot run hands off as well and, failing that, runs them
         // within the event: its answer is the exact one.
-        if let Err(why) = hand_off_background(&hooks, event, &request.input, &argv) {
+        if let Err(why) = hand_off_background(&hooks, event, &request.input, &argv, Some(&request.env)) {
             return Reply::Oneshot(why);
         }
-        let mut answer = answer(&hooks, event, dialect, request.input, None, caller.codex).await;
+        let env = Arc::new(request.env);
+        let fired = answer(&hooks, event, dialect, request.input, None, caller.codex);
+        let mut answer = hookshot::with_caller_env(env, fired).await;
         answer.stderr.splice(0..0, registry_warnings(&hooks));
         Reply::Answer(answer)
     }
@@ -535,7 +612,7 @@ pub(crate) async fn serve(args: ServerArgs) -> Result<u8, Fail> {
     while active.load(Ordering::SeqCst) > 0 {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    for (_, hooks) in server.systems.lock().await.drain(..) {
+    for (_, hooks, _) in server.systems.lock().await.drain(..) {
         hooks.shutdown().await;
     }
     Ok(0)
