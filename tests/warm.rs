@@ -697,3 +697,84 @@ fn one_server_answers_callers_whose_environments_differ_each_with_its_own() {
     }
     assert_eq!(servers(&p, "sock").len(), 1, "a server per environment");
 }
+
+/// A picoclaw guard that exits when an event's arguments mention "crash"
+/// (after a moment, so that another event queues behind it) and denies
+/// writes under secrets/.
+fn crashing_guard() -> String {
+    guard("secrets are off limits").replace(
+        "    params = msg.get(\"params\") or {}\n",
+        "    params = msg.get(\"params\") or {}\n    if \"crash\" in json.dumps(params):\n        import time, os\n        time.sleep(0.3)\n        os._exit(1)\n",
+    )
+}
+
+#[test]
+fn an_event_that_crashes_the_warm_process_hook_lets_no_other_event_through() {
+    let p = Project::new();
+    picoclaw(&p, "secrets are off limits");
+    p.write("proj/guard.py", &crashing_guard());
+    let settings = ["--settings", "proj/config.json"];
+    let spawn = |path: &str| {
+        let mut c = p.command(&[
+            "fire",
+            "before_tool",
+            "--workdir",
+            "proj",
+            "--warm",
+            "--warm-idle",
+            "20",
+        ]);
+        c.args(settings).env("XDG_RUNTIME_DIR", p.path("run"));
+        let mut child = c.spawn().unwrap();
+        use std::io::Write;
+        let _ = child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(write_to(path).to_string().as_bytes());
+        child
+    };
+    wait_at_most(spawn("notes.txt"), Duration::from_secs(20), "the first warm fire");
+    wait_until("a warm server", || !servers(&p, "sock").is_empty());
+    // Started in the server, then one event crashes it while another waits.
+    wait_at_most(spawn("notes.txt"), Duration::from_secs(20), "a warm fire");
+    let crasher = spawn("crash.txt");
+    std::thread::sleep(Duration::from_millis(100));
+    let bystander = spawn("secrets/k");
+    let crashed = wait_at_most(crasher, Duration::from_secs(20), "the crashing event");
+    let other = wait_at_most(bystander, Duration::from_secs(20), "the other event");
+    assert!(
+        common::stderr(&crashed).contains("exited"),
+        "{}",
+        common::stderr(&crashed)
+    );
+    assert_eq!(other.status.code(), Some(2), "{}", common::stderr(&other));
+    assert!(common::stderr(&other).contains("secrets are off limits"));
+    // During the restart backoff, still asked.
+    let next = wait_at_most(spawn("secrets/k"), Duration::from_secs(20), "an event in the backoff");
+    assert_eq!(next.status.code(), Some(2), "{}", common::stderr(&next));
+}
+
+#[test]
+fn a_warm_server_s_audit_log_follows_logrotate() {
+    let p = Project::new();
+    picoclaw(&p, "secrets are off limits");
+    p.write(
+        "proj/audit.json",
+        &json!({"builtins": {"audit_log": {"path": "audit.jsonl"}}}).to_string(),
+    );
+    let settings = ["--settings", "proj/audit.json"];
+    let event = json!({"session_id": "s", "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    fire(&p, "PreToolUse", true, &settings, &event);
+    wait_until("a warm server", || !servers(&p, "sock").is_empty());
+    fire(&p, "PreToolUse", true, &settings, &event);
+    let log = p.path("proj/audit.jsonl");
+    wait_until("the server's record", || {
+        std::fs::read_to_string(&log).is_ok_and(|t| t.lines().count() >= 2)
+    });
+    std::fs::rename(&log, p.path("proj/audit.jsonl.1")).unwrap();
+    fire(&p, "PreToolUse", true, &settings, &event);
+    wait_until("a record in the new log", || {
+        std::fs::read_to_string(&log).is_ok_and(|t| t.lines().count() == 1)
+    });
+}
