@@ -96,8 +96,9 @@ pub fn covered_files(
     scope: &Path,
     project: &Path,
     file: &hookshot_registry::SettingsFile,
+    folders: &[PathBuf],
 ) -> Result<std::collections::BTreeMap<String, String>, String> {
-    hookshot_registry::covered_files(scope, project, file, &builtins::dangerous::command_paths)
+    hookshot_registry::covered_files(scope, project, file, &builtins::dangerous::command_paths, folders)
 }
 use serde_json::{Map, Value};
 use tracing::Instrument;

@@ -311,11 +311,15 @@ pub type CommandPaths<'a> = &'a dyn Fn(&str, &Path) -> Vec<PathBuf>;
 /// More than [`MAX_COVERED_FILES`] files, or one over
 /// [`MAX_COVERED_BYTES`], is an error: hookshot will not trust what it
 /// cannot bind.
+///
+/// `folders` are more folders to cover whole (a Claude Code plugin's root,
+/// for its `hooks/hooks.json`).
 pub fn covered_files(
     scope: &Path,
     project: &Path,
     file: &SettingsFile,
     paths: CommandPaths<'_>,
+    folders: &[PathBuf],
 ) -> Result<BTreeMap<String, String>, String> {
     let expand = |w: &str| expand_project(w, project);
     // Joined, not normalised: `link/../x.sh` is where the kernel goes.
@@ -385,8 +389,12 @@ pub fn covered_files(
             return Err(too_many());
         }
     }
-    for folder in HOOK_FOLDERS {
-        for (rel, digest) in folder_covers(scope, folder)? {
+    let extra = folders
+        .iter()
+        .filter_map(|f| inside(scope, f))
+        .map(|r| r.display().to_string());
+    for folder in HOOK_FOLDERS.iter().map(|f| f.to_string()).chain(extra) {
+        for (rel, digest) in folder_covers(scope, &folder)? {
             out.insert(rel, digest);
             if out.len() > MAX_COVERED_FILES {
                 return Err(too_many());
@@ -437,16 +445,10 @@ fn folder_covers(scope: &Path, folder: &str) -> Result<Vec<(String, String)>, St
     let mut stack = vec![scope.join(folder)];
     while let Some(dir) = stack.pop() {
         let Some(rel_dir) = inside(scope, &dir) else { continue };
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-        let mut listing = Vec::new();
-        for e in entries.flatten() {
-            let path = e.path();
-            let Some(rel) = inside(scope, &path) else { continue };
-            if own_settings(&rel) {
-                continue;
-            }
-            let Ok(kind) = e.file_type() else { continue };
-            listing.push(rel.display().to_string());
+        let Some((listing, entries)) = listing_of(scope, &dir) else {
+            continue;
+        };
+        for (path, rel, kind) in entries {
             if kind.is_dir() {
                 stack.push(path);
             } else if kind.is_file() {
@@ -465,25 +467,37 @@ fn folder_covers(scope: &Path, folder: &str) -> Result<Vec<(String, String)>, St
                 ));
             }
         }
-        listing.sort();
-        out.push((
-            format!("{}/", rel_dir.display()),
-            sha256_hex(listing.join("\n").as_bytes()),
-        ));
+        out.push((format!("{}/", rel_dir.display()), listing));
     }
     Ok(out)
+}
+
+/// A folder's entry: its path, its path inside the scope, its type.
+type Entry = (PathBuf, PathBuf, std::fs::FileType);
+
+/// The digest of the names in one folder (settings approved on their own
+/// left out), and its entries; `None` when it cannot be read.
+fn listing_of(scope: &Path, dir: &Path) -> Option<(String, Vec<Entry>)> {
+    let mut entries = Vec::new();
+    for e in std::fs::read_dir(dir).ok()?.flatten() {
+        let path = e.path();
+        let Some(rel) = inside(scope, &path) else { continue };
+        if own_settings(&rel) {
+            continue;
+        }
+        let Ok(kind) = e.file_type() else { continue };
+        entries.push((path, rel, kind));
+    }
+    entries.sort_by(|a, b| a.1.cmp(&b.1));
+    let names: Vec<String> = entries.iter().map(|(_, r, _)| r.display().to_string()).collect();
+    Some((sha256_hex(names.join("\n").as_bytes()), entries))
 }
 
 /// Whether one cover still holds: `Err` says how it changed.
 fn cover_holds(scope: &Path, rel: &str, digest: &str) -> Result<(), String> {
     if let Some(dir) = rel.strip_suffix('/') {
-        let top = HOOK_FOLDERS.iter().find(|f| Path::new(dir).starts_with(f));
-        let now = match top {
-            Some(f) => folder_covers(scope, f)?,
-            None => Vec::new(),
-        };
-        return match now.iter().find(|(r, _)| r == rel) {
-            Some((_, d)) if d == digest => Ok(()),
+        return match listing_of(scope, &scope.join(dir)) {
+            Some((d, _)) if d == digest => Ok(()),
             Some(_) => Err(format!(
                 "files were added to or removed from {rel} since it was trusted"
             )),
@@ -500,11 +514,9 @@ fn cover_holds(scope: &Path, rel: &str, digest: &str) -> Result<(), String> {
         };
     }
     let meta = std::fs::symlink_metadata(&path);
-    if meta.as_ref().is_ok_and(|m| m.file_type().is_symlink())
-        && path
-            .parent()
-            .is_some_and(|p| HOOK_FOLDERS.iter().any(|f| p.starts_with(scope.join(f))))
-    {
+    // Named files are kept under their real path, so a link here is one a
+    // covered folder holds: covered as a link.
+    if meta.as_ref().is_ok_and(|m| m.file_type().is_symlink()) {
         let target = std::fs::read_link(&path).map_err(|e| format!("runs {rel}, which cannot be read ({e})"))?;
         return if sha256_hex(target.as_os_str().as_encoded_bytes()) == digest {
             Ok(())
@@ -721,7 +733,7 @@ mod tests {
             ],
             ..Default::default()
         };
-        let covers = covered_files(p, p, &file, &|_, _| Vec::new()).unwrap();
+        let covers = covered_files(p, p, &file, &|_, _| Vec::new(), &[]).unwrap();
         assert_eq!(covers.keys().collect::<Vec<_>>(), [".hooks/check.sh"]);
         let mut s = TrustStore::empty(p.join("store.json"));
         let f = Path::new(".claude/settings.json");
@@ -730,5 +742,27 @@ mod tests {
         std::fs::write(p.join(".hooks/check.sh"), "exit 0").unwrap();
         let why = s.check(p, f, b"{}").unwrap_err();
         assert!(why.contains(".hooks/check.sh"), "{why}");
+    }
+
+    #[test]
+    fn a_plugin_folder_is_covered_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path();
+        let root = p.join("plugins/guard");
+        std::fs::create_dir_all(root.join("hooks/lib")).unwrap();
+        std::fs::write(root.join("hooks/lib/shared.sh"), "exit 0").unwrap();
+        let file = crate::SettingsFile::default();
+        let covers = covered_files(p, p, &file, &|_, _| Vec::new(), std::slice::from_ref(&root)).unwrap();
+        assert!(covers.contains_key("plugins/guard/hooks/lib/shared.sh"), "{covers:?}");
+        let mut s = TrustStore::empty(p.join("store.json"));
+        let f = Path::new("plugins/guard/hooks/hooks.json");
+        s.trust(p, f, b"{}", covers);
+        assert!(s.is_trusted(p, f, b"{}"));
+        std::fs::write(root.join("hooks/lib/new.sh"), "echo new").unwrap();
+        let why = s.check(p, f, b"{}").unwrap_err();
+        assert!(
+            why.contains("added to or removed from plugins/guard/hooks/lib/"),
+            "{why}"
+        );
     }
 }

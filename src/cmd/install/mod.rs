@@ -745,7 +745,7 @@ fn import(scope: &Scope, file: &Path, theirs: Map<String, Value>) -> Result<(), 
         };
         let parsed = source.parse(bytes.clone()).map_err(|e| Fail::Settings(e.to_string()))?;
         let (scope_dir, rel) = source.trust_key();
-        let covers = hookshot::covered_files(&scope_dir, project, &parsed)
+        let covers = hookshot::covered_files(&scope_dir, project, &parsed, &[])
             .map_err(|why| Fail::Usage(format!("{}: not trusted: {why}", file.display())))?;
         store.trust(&scope_dir, &rel, &bytes, covers);
         store.save().map_err(|e| Fail::Usage(e.to_string()))?;
