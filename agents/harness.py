@@ -1,0 +1,164 @@
+"""Runs real agents against local model servers, natively and under hookshot.
+
+The agents' CLIs are installed, pinned, from npm into a cache folder outside
+the clone (`$HOOKSHOT_AGENTS_CACHE`, default `~/.cache/hookshot-agents`), once.
+Each run gets a home and a project folder of its own, and a mock model server
+that plays a script of turns and records what the agent sent it.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+import mock_models
+
+CLAUDE = ("@anthropic-ai/claude-code", "2.1.332")
+
+CACHE = os.environ.get("HOOKSHOT_AGENTS_CACHE") or os.path.join(
+    os.path.expanduser("~"), ".cache", "hookshot-agents")
+
+
+class Unavailable(Exception):
+    """An agent's CLI could not be installed (npm unreachable, say)."""
+
+
+def install(package, version):
+    """The folder of `package@version` installed under the cache (once, under
+    a lock: tests run side by side)."""
+    import fcntl
+
+    prefix = os.path.join(CACHE, f"{package.replace('/', '+')}@{version}")
+    done = os.path.join(prefix, ".installed")
+    if os.path.exists(done):
+        return prefix
+    os.makedirs(prefix, exist_ok=True)
+    with open(os.path.join(prefix, ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.path.exists(done):
+            return prefix
+        p = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", prefix, f"{package}@{version}"],
+                           capture_output=True, text=True, timeout=900)
+        if p.returncode != 0:
+            raise Unavailable(f"npm install {package}@{version} failed:\n{p.stderr[-3000:]}")
+        open(done, "w").close()
+    return prefix
+
+
+def claude_binary():
+    """Claude Code's native binary (its npm package ships it in a platform
+    package; the postinstall that links it may have been skipped)."""
+    prefix = install(*CLAUDE)
+    exe = os.path.join(prefix, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
+    if not os.access(exe, os.X_OK):
+        raise Unavailable(f"no native Claude Code binary at {exe}")
+    return exe
+
+
+class Place:
+    """A home and a project, removed at the end."""
+
+    def __init__(self):
+        self.root = tempfile.mkdtemp(prefix="hookshot-agent-")
+        self.home = os.path.join(self.root, "home")
+        self.project = os.path.join(self.root, "project")
+        os.makedirs(self.home)
+        os.makedirs(self.project)
+
+    def write(self, rel, text, mode=None):
+        path = os.path.join(self.root, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text if isinstance(text, str) else json.dumps(text, indent=2))
+        if mode:
+            os.chmod(path, mode)
+        return path
+
+    def read(self, rel):
+        with open(os.path.join(self.root, rel)) as f:
+            return f.read()
+
+    def exists(self, rel):
+        return os.path.exists(os.path.join(self.root, rel))
+
+    def env(self):
+        return {
+            "HOME": self.home,
+            "XDG_CONFIG_HOME": os.path.join(self.home, ".config"),
+            "XDG_STATE_HOME": os.path.join(self.home, ".local", "state"),
+            "XDG_DATA_HOME": os.path.join(self.home, ".local", "share"),
+            "XDG_RUNTIME_DIR": os.path.join(self.root, "run"),
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "LANG": "C.UTF-8",
+        }
+
+    def hookshot(self, hookshot, *args, check=True):
+        p = subprocess.run([hookshot, *args], cwd=self.project, env=self.env(), capture_output=True, text=True,
+                           timeout=120)
+        if check and p.returncode not in (0,):
+            raise AssertionError(f"hookshot {' '.join(args)} exited {p.returncode}:\n{p.stdout}\n{p.stderr}")
+        return p
+
+    def remove(self):
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+class Run:
+    """What one agent session did."""
+
+    def __init__(self, proc, script, seconds):
+        self.rc = proc.returncode
+        self.stdout = proc.stdout
+        self.stderr = proc.stderr
+        self.script = script
+        self.seconds = seconds
+        self.events = []
+        for line in proc.stdout.splitlines():
+            try:
+                self.events.append(json.loads(line))
+            except ValueError:
+                pass
+
+    def shown_to_model(self):
+        """Everything the model was sent after its first turn, as text."""
+        return json.dumps(self.script.main_requests()[1:])
+
+    def first_request(self):
+        reqs = self.script.main_requests()
+        return json.dumps(reqs[0]) if reqs else ""
+
+    def result(self):
+        for e in self.events:
+            if e.get("type") == "result":
+                return e
+        return {}
+
+
+def run_claude(place, turns, prompt="do the task", extra_env=None, timeout=120):
+    """One headless Claude Code session in `place`, its model playing
+    `turns`."""
+    exe = claude_binary()
+    script = mock_models.Script(turns)
+    server, url = mock_models.serve(script, "anthropic")
+    env = place.env()
+    env.update({
+        "ANTHROPIC_BASE_URL": url,
+        "ANTHROPIC_API_KEY": "sk-ant-test",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        # Root may use bypassPermissions only in a sandbox.
+        "IS_SANDBOX": "1",
+    })
+    env.update(extra_env or {})
+    start = time.time()
+    try:
+        proc = subprocess.run(
+            [exe, "-p", prompt, "--output-format", "stream-json", "--verbose",
+             "--permission-mode", "bypassPermissions", "--include-hook-events"],
+            cwd=place.project, env=env, capture_output=True, text=True, timeout=timeout)
+    finally:
+        server.shutdown()
+        server.server_close()
+    return Run(proc, script, time.time() - start)

@@ -1,0 +1,122 @@
+"""Local stand-ins for the model APIs the agents call, playing a script.
+
+Each server answers the agent's model requests from a list of turns (a tool
+call, or text), records every request it was sent (so a test can see what
+the model was shown: tool results, errors, injected context), and answers
+requests that are not the agent's main loop (titles, summaries: no tools
+offered) with a short text, so they take no turn of the script.
+
+    Anthropic Messages API (Claude Code): POST /v1/messages, streamed as
+    server-sent events.
+    OpenAI Responses API (Codex): POST /v1/responses, streamed as
+    server-sent events.
+"""
+
+import http.server
+import json
+import threading
+
+
+class Script:
+    """The turns to play and the requests seen."""
+
+    def __init__(self, turns):
+        self.turns = list(turns)
+        self.requests = []
+        self.lock = threading.Lock()
+
+    def next_turn(self, request):
+        with self.lock:
+            self.requests.append(request)
+            if not self.turns:
+                return {"text": "(the script has no more turns)"}
+            return self.turns.pop(0)
+
+    def main_requests(self):
+        return [r for r in self.requests if r.get("tools")]
+
+
+def sse(event, data):
+    return f"event: {event}\ndata: {json.dumps(data)}\n\n".encode()
+
+
+def anthropic_stream(turn, n):
+    """One assistant message as the Messages API streams it."""
+    out = [sse("message_start", {"type": "message_start", "message": {
+        "id": f"msg_{n}", "type": "message", "role": "assistant", "model": "claude-mock",
+        "content": [], "stop_reason": None, "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 1}}})]
+    if "tool" in turn:
+        block = {"type": "tool_use", "id": f"toolu_{n}", "name": turn["tool"], "input": {}}
+        out.append(sse("content_block_start", {"type": "content_block_start", "index": 0, "content_block": block}))
+        out.append(sse("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {
+            "type": "input_json_delta", "partial_json": json.dumps(turn["input"])}}))
+        stop = "tool_use"
+    else:
+        out.append(sse("content_block_start", {"type": "content_block_start", "index": 0,
+                                               "content_block": {"type": "text", "text": ""}}))
+        out.append(sse("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                               "delta": {"type": "text_delta", "text": turn["text"]}}))
+        stop = "end_turn"
+    out.append(sse("content_block_stop", {"type": "content_block_stop", "index": 0}))
+    out.append(sse("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
+                                     "usage": {"output_tokens": 5}}))
+    out.append(sse("message_stop", {"type": "message_stop"}))
+    return b"".join(out)
+
+
+def serve(script, kind):
+    """Starts a server for `script` on 127.0.0.1; returns (server, base_url)."""
+
+    counter = [0]
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def do_POST(self):
+            length = int(self.headers.get("content-length", "0"))
+            body = json.loads(self.rfile.read(length) or b"{}")
+            counter[0] += 1
+            if kind == "anthropic" and self.path.startswith("/v1/messages/count_tokens"):
+                return self.reply_json({"input_tokens": 10})
+            if kind == "anthropic" and self.path.startswith("/v1/messages"):
+                turn = script.next_turn(body) if body.get("tools") else {"text": "ok"}
+                if not body.get("tools"):
+                    script.requests.append(body)
+                if body.get("stream"):
+                    return self.reply(anthropic_stream(turn, counter[0]), "text/event-stream")
+                return self.reply_json(anthropic_message(turn, counter[0]))
+            self.send_response(404)
+            self.send_header("content-length", "0")
+            self.end_headers()
+
+        def do_GET(self):
+            self.reply_json({})
+
+        def reply_json(self, value):
+            self.reply(json.dumps(value).encode(), "application/json")
+
+        def reply(self, data, ctype):
+            self.send_response(200)
+            self.send_header("content-type", ctype)
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def anthropic_message(turn, n):
+    if "tool" in turn:
+        content = [{"type": "tool_use", "id": f"toolu_{n}", "name": turn["tool"], "input": turn["input"]}]
+        stop = "tool_use"
+    else:
+        content = [{"type": "text", "text": turn["text"]}]
+        stop = "end_turn"
+    return {"id": f"msg_{n}", "type": "message", "role": "assistant", "model": "claude-mock", "content": content,
+            "stop_reason": stop, "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 5}}

@@ -1,0 +1,178 @@
+"""Real Claude Code against a local model, each scenario natively (the hook in
+Claude Code's own settings) and under hookshot (`hookshot install --agent
+claude --import`), asserted side by side: a change in Claude Code shows up as
+a failing native half, not as a hookshot bug."""
+
+import json
+import os
+import unittest
+
+import harness
+
+HOOKSHOT = os.environ.get("HOOKSHOT_BIN", "")
+
+WRITE = {"tool": "Bash", "input": {"command": "echo hi > out.txt", "description": "write a file"}}
+DONE = {"text": "done"}
+
+
+def settings(hooks, **extra):
+    return dict({"hooks": hooks}, **extra)
+
+
+def bash_hook(command, matcher="Bash", event="PreToolUse", **extra):
+    return {event: [{"matcher": matcher, "hooks": [dict({"type": "command", "command": command}, **extra)]}]}
+
+
+class Scenario(unittest.TestCase):
+    """Helpers: a place per run, the hook installed natively or under hookshot."""
+
+    def place(self, user_settings, under_hookshot, hookshot_settings=None):
+        place = harness.Place()
+        self.addCleanup(place.remove)
+        place.write("home/.claude/settings.json", user_settings)
+        if hookshot_settings:
+            place.write("home/.config/hookshot/settings.json", hookshot_settings)
+        if under_hookshot:
+            p = place.hookshot(HOOKSHOT, "install", "--agent", "claude", "--import")
+            self.assertNotIn("guard", place.read("home/.claude/settings.json").replace("hookshot", ""))
+            self.assertIn("fire --agent claude", place.read("home/.claude/settings.json"), p.stdout)
+        return place
+
+    def both(self, check, user_settings, turns, hookshot_settings=None, prompt="do the task"):
+        for under in (False, True):
+            with self.subTest(under_hookshot=under):
+                place = self.place(user_settings, under, hookshot_settings)
+                run = harness.run_claude(place, turns, prompt=prompt)
+                self.assertEqual(run.rc, 0, run.stderr[-2000:])
+                check(place, run)
+
+
+class ClaudeCode(Scenario):
+    def test_a_block_by_exit_code_2(self):
+        def check(place, run):
+            self.assertFalse(place.exists("project/out.txt"))
+            self.assertIn("no shell today", run.shown_to_model())
+
+        self.both(check, settings(bash_hook("echo 'no shell today' >&2; exit 2")), [WRITE, DONE])
+
+    def test_a_block_by_json(self):
+        deny = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                       "permissionDecisionReason": "json says no"}}
+
+        def check(place, run):
+            self.assertFalse(place.exists("project/out.txt"))
+            self.assertIn("json says no", run.shown_to_model())
+
+        self.both(check, settings(bash_hook(f"echo '{json.dumps(deny)}'")), [WRITE, DONE])
+
+    def test_a_rewrite_of_the_tool_input(self):
+        allow = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                        "updatedInput": {"command": "echo rewritten > rewritten.txt"}}}
+
+        def check(place, run):
+            self.assertFalse(place.exists("project/out.txt"))
+            self.assertTrue(place.exists("project/rewritten.txt"), run.stdout[-2000:])
+
+        self.both(check, settings(bash_hook(f"echo '{json.dumps(allow)}'")), [WRITE, DONE])
+
+    def test_context_after_a_tool(self):
+        ctx = {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "remember the tests"}}
+
+        def check(place, run):
+            self.assertTrue(place.exists("project/out.txt"))
+            self.assertIn("remember the tests", run.shown_to_model())
+
+        self.both(check, settings(bash_hook(f"echo '{json.dumps(ctx)}'", event="PostToolUse")), [WRITE, DONE])
+
+    def test_context_at_session_start_and_on_the_prompt(self):
+        start = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "codename kiwi"}}
+        hooks = {
+            "SessionStart": [{"hooks": [{"type": "command", "command": f"echo '{json.dumps(start)}'"}]}],
+            "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo 'prompt context pear'"}]}],
+        }
+
+        def check(place, run):
+            first = run.first_request()
+            self.assertIn("codename kiwi", first)
+            self.assertIn("prompt context pear", first)
+
+        self.both(check, settings(hooks), [DONE])
+
+    def test_a_stop_hook_makes_the_agent_go_on(self):
+        once = ("[ -e went-on ] && exit 0; touch went-on; "
+                "echo '{\"decision\": \"block\", \"reason\": \"run the tests first\"}'")
+
+        def check(place, run):
+            self.assertGreaterEqual(len(run.script.main_requests()), 2)
+            self.assertIn("run the tests first", run.shown_to_model())
+
+        self.both(check, settings({"Stop": [{"hooks": [{"type": "command", "command": once}]}]}),
+                  [DONE, {"text": "tests run"}])
+
+    def test_a_hook_that_crashes_or_times_out_does_not_block(self):
+        hooks = {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "echo broken >&2; exit 1"},
+            {"type": "command", "command": "sleep 5", "timeout": 1}]}]}
+
+        def check(place, run):
+            self.assertTrue(place.exists("project/out.txt"), run.stdout[-2000:])
+
+        self.both(check, settings(hooks), [WRITE, DONE])
+
+    def test_uninstall_gives_back_the_file_and_the_behaviour(self):
+        original = settings(bash_hook("echo 'no shell today' >&2; exit 2"))
+        place = self.place(original, True)
+        place.hookshot(HOOKSHOT, "uninstall", "--agent", "claude")
+        self.assertEqual(json.loads(place.read("home/.claude/settings.json")), original)
+        run = harness.run_claude(place, [WRITE, DONE])
+        self.assertFalse(place.exists("project/out.txt"))
+        self.assertIn("no shell today", run.shown_to_model())
+
+
+class UnderHookshotOnly(Scenario):
+    """What only hookshot does, with the native behaviour it replaces."""
+
+    def test_the_closed_policy_blocks_a_hook_that_crashes(self):
+        place = self.place(settings(bash_hook("exit 1")), True, {"hooksConfig": {"onFailure": "closed"}})
+        # The registration carries the policy it was installed under.
+        place.hookshot(HOOKSHOT, "install", "--agent", "claude")
+        run = harness.run_claude(place, [WRITE, DONE])
+        self.assertFalse(place.exists("project/out.txt"))
+        self.assertIn("closed", run.shown_to_model())
+
+    def test_built_ins_refuse_a_force_push(self):
+        place = self.place(settings({}), True, {"builtins": {"dangerous_confirmation": {"mode": "deny"}}})
+        push = {"tool": "Bash", "input": {"command": "git push --force origin main", "description": "push"}}
+        run = harness.run_claude(place, [push, DONE])
+        self.assertIn("force", run.shown_to_model().lower())
+        self.assertIn("dangerous", run.shown_to_model().lower())
+
+    def test_an_untrusted_project_hook_does_not_run_until_trusted(self):
+        place = self.place(settings({}), True)
+        place.write("project/.hookshot/settings.json",
+                    settings(bash_hook("echo 'the project says no' >&2; exit 2")))
+        run = harness.run_claude(place, [WRITE, DONE])
+        self.assertTrue(place.exists("project/out.txt"))
+        self.assertNotIn("the project says no", run.shown_to_model())
+        os.remove(os.path.join(place.root, "project/out.txt"))
+        place.hookshot(HOOKSHOT, "trust", "--yes")
+        run = harness.run_claude(place, [WRITE, DONE])
+        self.assertFalse(place.exists("project/out.txt"))
+        self.assertIn("the project says no", run.shown_to_model())
+
+    def test_hookshot_removed_after_install_is_a_warning_not_silence(self):
+        place = self.place(settings(bash_hook("exit 0")), False)
+        copy = os.path.join(place.root, "bin", "hookshot")
+        os.makedirs(os.path.dirname(copy))
+        with open(HOOKSHOT, "rb") as src, open(copy, "wb") as dst:
+            dst.write(src.read())
+        os.chmod(copy, 0o755)
+        place.hookshot(copy, "install", "--agent", "claude", "--import")
+        os.remove(copy)
+        run = harness.run_claude(place, [WRITE, DONE])
+        self.assertTrue(place.exists("project/out.txt"))
+        self.assertIn("failed (exit 127)", run.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
