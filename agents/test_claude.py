@@ -129,6 +129,24 @@ class ClaudeCode(Scenario):
         self.assertIn("no shell today", run.shown_to_model())
 
 
+    def test_a_hook_gets_what_claude_code_gives_it(self):
+        """Environment, input fields and shell, natively and under hookshot:
+        the same, but for hookshot's own HOOKSHOT_ variables."""
+        dump = ("env | cut -d= -f1 | grep -v '^HOOKSHOT_' | sort > \"$HOME/env-EV\"; "
+                "python3 -c 'import json,sys; print(sorted(json.load(sys.stdin)))' > \"$HOME/input-EV\"; "
+                "echo 'x\\ny' > \"$HOME/shell-EV\"")
+        events = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]
+        hooks = {ev: [{"hooks": [{"type": "command", "command": dump.replace("EV", ev)}]}] for ev in events}
+        seen = {}
+        for under in (False, True):
+            place = self.place(settings(hooks), under)
+            run = harness.run_claude(place, [WRITE, DONE])
+            self.assertEqual(run.rc, 0, run.stderr[-2000:])
+            seen[under] = {f"{kind}-{ev}": place.read(f"home/{kind}-{ev}")
+                           for ev in events for kind in ("env", "input", "shell")}
+        for key, native in seen[False].items():
+            self.assertEqual(seen[True][key], native, key)
+
 class UnderHookshotOnly(Scenario):
     """What only hookshot does, with the native behaviour it replaces."""
 

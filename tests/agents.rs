@@ -45,6 +45,7 @@ scenarios! {
     ClaudeCode::test_a_stop_hook_makes_the_agent_go_on,
     ClaudeCode::test_a_hook_that_crashes_or_times_out_does_not_block,
     ClaudeCode::test_uninstall_gives_back_the_file_and_the_behaviour,
+    ClaudeCode::test_a_hook_gets_what_claude_code_gives_it,
     UnderHookshotOnly::test_the_closed_policy_blocks_a_hook_that_crashes,
     UnderHookshotOnly::test_built_ins_refuse_a_force_push,
     UnderHookshotOnly::test_an_untrusted_project_hook_does_not_run_until_trusted,

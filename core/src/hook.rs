@@ -351,6 +351,31 @@ pub struct HookDef {
 }
 
 impl HookDef {
+    /// The shell its agent runs this command hook with, when it is not
+    /// hookshot's default (`bash -c`): Claude Code runs `/bin/sh -c`, Codex
+    /// `$SHELL -lc` (a login shell), for hooks from their files.
+    pub fn agent_shell(&self) -> Option<Vec<String>> {
+        if self.dialect != Dialect::Claude {
+            return None;
+        }
+        let file = self.provenance.file.as_deref();
+        let dir = file
+            .and_then(std::path::Path::parent)
+            .and_then(std::path::Path::file_name);
+        let name = file.and_then(std::path::Path::file_name);
+        let codex = dir.is_some_and(|d| d == ".codex")
+            || dir.is_some_and(|d| d == "imported") && name.is_some_and(|n| n == "codex.json");
+        Some(if codex {
+            let shell = std::env::var("SHELL")
+                .ok()
+                .filter(|s| !s.is_empty())
+                .unwrap_or_else(|| "/bin/sh".into());
+            vec![shell, "-lc".into()]
+        } else {
+            vec!["/bin/sh".into(), "-c".into()]
+        })
+    }
+
     /// A hook with the plainest settings, the rest to be filled in with
     /// struct update syntax: gemini dialect, no matcher, 60 s timeout, no
     /// retry, fail open, from the command line, no extras. For hooks made

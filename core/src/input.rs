@@ -25,7 +25,9 @@ pub struct SessionFacts<'a> {
 }
 
 /// Fills the common fields an input lacks (`session_id`, `transcript_path`,
-/// `cwd`, `hook_event_name`, `timestamp`); fields already present are kept.
+/// `cwd`, `hook_event_name`); fields already present are kept. The
+/// `timestamp` gemini-cli sends is added for the dialects that have one
+/// ([`for_dialect`]).
 pub fn fill_common(input: &mut Map<String, Value>, event: EventKind, facts: &SessionFacts<'_>) {
     let put = |input: &mut Map<String, Value>, k: &str, v: Value| {
         if input.get(k).is_none_or(Value::is_null) {
@@ -45,7 +47,6 @@ pub fn fill_common(input: &mut Map<String, Value>, event: EventKind, facts: &Ses
     );
     put(input, "cwd", json!(facts.cwd.display().to_string()));
     put(input, "hook_event_name", json!(event.canonical_name()));
-    put(input, "timestamp", json!(rfc3339_now()));
 }
 
 /// The canonical input as a hook of `dialect` expects to read it.
@@ -66,10 +67,29 @@ pub fn for_dialect(event: EventKind, dialect: Dialect, canonical: &Map<String, V
             m.insert("tool_name".into(), json!(named));
         }
     }
+    // Claude Code sends no timestamp; gemini-cli does.
+    if dialect != Dialect::Claude && m.get("timestamp").is_none_or(Value::is_null) {
+        m.insert("timestamp".into(), json!(rfc3339_now()));
+    }
     match dialect {
         Dialect::Gemini => {}
         Dialect::Claude => {
-            m.entry("permission_mode").or_insert_with(|| json!("default"));
+            // Claude Code sends the permission mode with tool, prompt and
+            // stop events (not, say, with SessionStart); an event from
+            // another agent gets the mode Claude Code starts in.
+            let has_mode = matches!(
+                event,
+                EventKind::BeforeTool
+                    | EventKind::AfterTool
+                    | EventKind::AfterToolFailure
+                    | EventKind::PermissionRequest
+                    | EventKind::BeforeAgent
+                    | EventKind::AfterAgent
+                    | EventKind::SubagentStop
+            );
+            if has_mode {
+                m.entry("permission_mode").or_insert_with(|| json!("default"));
+            }
             if event == EventKind::AfterToolFailure
                 && let Some(e) = canonical.get("tool_error")
             {

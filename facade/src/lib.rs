@@ -943,6 +943,7 @@ impl HookSystem {
             cwd: self.workdir.clone(),
             vars,
             base: CALLER_ENV.try_with(Arc::clone).ok(),
+            shell: None,
         }
     }
 

@@ -154,6 +154,7 @@ impl Tools {
                     cwd,
                     vars: Vec::new(),
                     base: None,
+                    shell: None,
                 };
                 // As Claude Code does: what SessionStart hooks exported
                 // holds for every later command of the session.

@@ -102,6 +102,7 @@ fn bench(c: &mut Criterion) {
         cwd: std::env::temp_dir(),
         vars: vec![],
         base: None,
+        shell: None,
     };
     let mut runner = Runner::default();
     runner.register("allow", Arc::new(Allow));

@@ -131,6 +131,7 @@ mod tests {
             cwd: ".".into(),
             vars: vec![("TOKEN".into(), "t0k".into()), ("SECRET".into(), "s3c".into())],
             base: None,
+            shell: None,
         };
         let allowed = vec!["TOKEN".to_string()];
         assert_eq!(interpolate("Bearer $TOKEN", &allowed, &env), "Bearer t0k");

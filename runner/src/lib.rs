@@ -315,6 +315,9 @@ pub struct RunEnv {
     /// process's own: a long-lived server gives each event's hooks its
     /// caller's (`None`: this process's).
     pub base: Option<std::sync::Arc<Vec<(String, String)>>>,
+    /// The shell a command hook runs with, when not the runner's own: its
+    /// agent's ([`HookDef::agent_shell`]).
+    pub shell: Option<Vec<String>>,
 }
 
 impl RunEnv {
@@ -332,16 +335,29 @@ impl RunEnv {
 
     /// This environment with `hook`'s own variables (a plugin's root) on
     /// top; borrowed when it has none.
+    ///
+    /// Of the variables agents set for their hooks, a hook gets only those
+    /// its own agent sets (a Claude Code hook does not see
+    /// `GEMINI_PROJECT_DIR`), and it runs with its agent's shell.
     fn for_hook(&self, hook: &HookDef) -> std::borrow::Cow<'_, RunEnv> {
-        if hook.options.env.is_empty() {
-            std::borrow::Cow::Borrowed(self)
-        } else {
-            std::borrow::Cow::Owned(RunEnv {
-                cwd: self.cwd.clone(),
-                vars: self.vars.iter().chain(&hook.options.env).cloned().collect(),
-                base: self.base.clone(),
-            })
+        let own = hook.dialect.hook_vars();
+        let foreign = |k: &str| hookshot_core::Dialect::is_agent_var(k) && !own.contains(&k);
+        let shell = hook.agent_shell();
+        if hook.options.env.is_empty() && shell.is_none() && !self.vars.iter().any(|(k, _)| foreign(k)) {
+            return std::borrow::Cow::Borrowed(self);
         }
+        std::borrow::Cow::Owned(RunEnv {
+            cwd: self.cwd.clone(),
+            vars: self
+                .vars
+                .iter()
+                .filter(|(k, _)| !foreign(k))
+                .chain(&hook.options.env)
+                .cloned()
+                .collect(),
+            base: self.base.clone(),
+            shell: shell.or_else(|| self.shell.clone()),
+        })
     }
 }
 
@@ -848,7 +864,10 @@ impl Runner {
             Program::Argv(p, _) => p,
         };
         let start = Instant::now();
-        let default_shell = cfg.shell.len() == 2 && cfg.shell[0] == "bash" && cfg.shell[1] == "-c";
+        let shell = env.shell.as_ref().unwrap_or(&cfg.shell);
+        // A plain `-c` shell runs a command that needs none exactly as an
+        // exec would; a login shell (`-lc`) reads profiles first.
+        let default_shell = shell.len() == 2 && matches!(shell[0].as_str(), "bash" | "/bin/sh") && shell[1] == "-c";
         let supervised = |mut c: Command| {
             if let Some(base) = &env.base {
                 c.env_clear().envs(base.iter().map(|(k, v)| (k, v)));
@@ -863,8 +882,8 @@ impl Runner {
             c
         };
         let through_shell = || {
-            let mut c = Command::new(&cfg.shell[0]);
-            c.args(&cfg.shell[1..]).arg(command);
+            let mut c = Command::new(&shell[0]);
+            c.args(&shell[1..]).arg(command);
             supervised(c).spawn()
         };
         let spawned = match program {

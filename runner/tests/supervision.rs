@@ -10,6 +10,7 @@ fn env() -> RunEnv {
         cwd: std::env::temp_dir(),
         vars: vec![("HOOK_TEST_VAR".into(), "set".into())],
         base: None,
+        shell: None,
     }
 }
 
@@ -19,6 +20,7 @@ fn env_in(dir: impl Into<std::path::PathBuf>) -> RunEnv {
         cwd: dir.into(),
         vars: vec![],
         base: None,
+        shell: None,
     }
 }
 
@@ -450,6 +452,7 @@ async fn a_hook_that_finds_no_free_slot_in_time_is_not_started() {
         cwd: dir.path().to_path_buf(),
         vars: vec![],
         base: None,
+        shell: None,
     };
     let busy = hook_def(
         HookAction::Command {
