@@ -16,6 +16,7 @@ import time
 import mock_models
 
 CLAUDE = ("@anthropic-ai/claude-code", "2.1.332")
+CODEX = ("@openai/codex", "0.169.0")
 
 CACHE = os.environ.get("HOOKSHOT_AGENTS_CACHE") or os.path.join(
     os.path.expanduser("~"), ".cache", "hookshot-agents")
@@ -54,6 +55,16 @@ def claude_binary():
     exe = os.path.join(prefix, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
     if not os.access(exe, os.X_OK):
         raise Unavailable(f"no native Claude Code binary at {exe}")
+    return exe
+
+
+def codex_binary():
+    """Codex's native binary, from its platform package."""
+    prefix = install(*CODEX)
+    exe = os.path.join(prefix, "node_modules", "@openai", "codex-linux-x64", "vendor", "x86_64-unknown-linux-musl",
+                       "bin", "codex")
+    if not os.access(exe, os.X_OK):
+        raise Unavailable(f"no native Codex binary at {exe}")
     return exe
 
 
@@ -158,6 +169,32 @@ def run_claude(place, turns, prompt="do the task", extra_env=None, timeout=120):
             [exe, "-p", prompt, "--output-format", "stream-json", "--verbose",
              "--permission-mode", "bypassPermissions", "--include-hook-events"],
             cwd=place.project, env=env, capture_output=True, text=True, timeout=timeout)
+    finally:
+        server.shutdown()
+        server.server_close()
+    return Run(proc, script, time.time() - start)
+
+
+def run_codex(place, turns, prompt="do the task", timeout=120):
+    """One `codex exec` session in `place`, its model (a custom provider on
+    the Responses API) playing `turns`. Hooks run without Codex's review
+    (`--dangerously-bypass-hook-trust`): what is compared is how they run."""
+    exe = codex_binary()
+    script = mock_models.Script(turns)
+    server, url = mock_models.serve(script, "openai")
+    codex_home = os.path.join(place.home, ".codex")
+    os.makedirs(codex_home, exist_ok=True)
+    with open(os.path.join(codex_home, "config.toml"), "w") as f:
+        f.write(f'model = "gpt-mock"\nmodel_provider = "mock"\n\n[model_providers.mock]\nname = "mock"\n'
+                f'base_url = "{url}/v1"\nwire_api = "responses"\nenv_key = "MOCK_KEY"\n')
+    env = place.env()
+    env.update({"MOCK_KEY": "k", "CODEX_HOME": codex_home})
+    start = time.time()
+    try:
+        proc = subprocess.run(
+            [exe, "exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
+             "--dangerously-bypass-hook-trust", prompt],
+            cwd=place.project, env=env, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
     finally:
         server.shutdown()
         server.server_close()

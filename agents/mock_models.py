@@ -80,6 +80,11 @@ def serve(script, kind):
             length = int(self.headers.get("content-length", "0"))
             body = json.loads(self.rfile.read(length) or b"{}")
             counter[0] += 1
+            if kind == "openai" and self.path.endswith("/responses"):
+                turn = script.next_turn(body) if body.get("tools") else {"text": "ok"}
+                if not body.get("tools"):
+                    script.requests.append(body)
+                return self.reply(openai_stream(turn, counter[0]), "text/event-stream")
             if kind == "anthropic" and self.path.startswith("/v1/messages/count_tokens"):
                 return self.reply_json({"input_tokens": 10})
             if kind == "anthropic" and self.path.startswith("/v1/messages"):
@@ -120,3 +125,24 @@ def anthropic_message(turn, n):
         stop = "end_turn"
     return {"id": f"msg_{n}", "type": "message", "role": "assistant", "model": "claude-mock", "content": content,
             "stop_reason": stop, "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 5}}
+
+
+def openai_stream(turn, n):
+    """One model response as the Responses API streams it."""
+    rid = f"resp_{n}"
+    if "tool" in turn:
+        item = {"type": "function_call", "id": f"fc_{n}", "call_id": f"call_{n}", "name": turn["tool"],
+                "arguments": json.dumps(turn["input"]), "status": "completed"}
+    else:
+        item = {"type": "message", "id": f"msg_{n}", "role": "assistant", "status": "completed",
+                "content": [{"type": "output_text", "text": turn["text"], "annotations": []}]}
+    usage = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 5,
+             "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 15}
+    base = {"id": rid, "object": "response", "created_at": 0, "model": "gpt-mock", "status": "in_progress",
+            "output": []}
+    out = [sse("response.created", {"type": "response.created", "response": base})]
+    out.append(sse("response.output_item.added", {"type": "response.output_item.added", "output_index": 0, "item": item}))
+    out.append(sse("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}))
+    done = dict(base, status="completed", output=[item], usage=usage)
+    out.append(sse("response.completed", {"type": "response.completed", "response": done}))
+    return b"".join(out)

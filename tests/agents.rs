@@ -1,18 +1,19 @@
-//! Real agents in the test suite: Claude Code (its npm package, pinned,
-//! installed once into `$HOOKSHOT_AGENTS_CACHE` or `~/.cache/hookshot-agents`)
-//! runs against a local model server that plays a script, each scenario
-//! natively and under this hookshot (`agents/test_claude.py`). One Rust test
-//! per scenario, so they run side by side and fail one by one.
+//! Real agents in the test suite: Claude Code and Codex (their npm packages,
+//! pinned, installed once into `$HOOKSHOT_AGENTS_CACHE` or
+//! `~/.cache/hookshot-agents`) run against local model servers that play a
+//! script, each scenario natively and under this hookshot
+//! (`agents/test_claude.py`, `agents/test_codex.py`). One Rust test per
+//! scenario, so they run side by side and fail one by one.
 //!
 //! Needs Node.js's `npm` and the npm registry. When either is missing the
 //! tests fail and say why: an agent test that cannot run has not passed.
 
 use std::process::Command;
 
-fn scenario(name: &str) {
+fn scenario(module: &str, name: &str) {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/agents");
     let out = Command::new("python3")
-        .args(["-m", "unittest", &format!("test_claude.{name}")])
+        .args(["-m", "unittest", &format!("{module}.{name}")])
         .current_dir(dir)
         .env("HOOKSHOT_BIN", env!("CARGO_BIN_EXE_hookshot"))
         .env("PYTHONDONTWRITEBYTECODE", "1")
@@ -21,22 +22,25 @@ fn scenario(name: &str) {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         out.status.success(),
-        "the real-agent scenario {name} failed (real Claude Code, natively and under hookshot):\n{stderr}"
+        "the real-agent scenario {module}.{name} failed (the real agent, natively and under hookshot):\n{stderr}"
     );
 }
 
 macro_rules! scenarios {
-    ($($class:ident :: $test:ident),+ $(,)?) => {
-        $(
-            #[test]
-            fn $test() {
-                scenario(concat!(stringify!($class), ".", stringify!($test)));
-            }
-        )+
+    ($module:ident: $($class:ident :: $test:ident),+ $(,)?) => {
+        mod $module {
+            $(
+                #[test]
+                fn $test() {
+                    super::scenario(stringify!($module), concat!(stringify!($class), ".", stringify!($test)));
+                }
+            )+
+        }
     };
 }
 
 scenarios! {
+    test_claude:
     ClaudeCode::test_a_block_by_exit_code_2,
     ClaudeCode::test_a_block_by_json,
     ClaudeCode::test_a_rewrite_of_the_tool_input,
@@ -50,4 +54,12 @@ scenarios! {
     UnderHookshotOnly::test_built_ins_refuse_a_force_push,
     UnderHookshotOnly::test_an_untrusted_project_hook_does_not_run_until_trusted,
     UnderHookshotOnly::test_hookshot_removed_after_install_is_a_warning_not_silence,
+}
+
+scenarios! {
+    test_codex:
+    Codex::test_a_block_by_exit_code_2,
+    Codex::test_a_block_by_json,
+    Codex::test_a_hook_that_crashes_does_not_block,
+    Codex::test_a_hook_gets_what_codex_gives_it,
 }

@@ -350,6 +350,31 @@ pub struct HookDef {
     pub options: HookOptions,
 }
 
+/// The shell Codex runs its hooks with: the user's login shell (`$SHELL`,
+/// else the user's entry in `/etc/passwd`, else `/bin/sh`), as `-lc`.
+pub fn codex_shell() -> Vec<String> {
+    let from_passwd = || {
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        let uid = status
+            .lines()
+            .find_map(|l| l.strip_prefix("Uid:"))?
+            .split_whitespace()
+            .next()?
+            .to_string();
+        let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
+        passwd.lines().find_map(|l| {
+            let f: Vec<&str> = l.split(':').collect();
+            (f.len() >= 7 && f[2] == uid && !f[6].is_empty()).then(|| f[6].to_string())
+        })
+    };
+    let shell = std::env::var("SHELL")
+        .ok()
+        .filter(|s| !s.is_empty())
+        .or_else(from_passwd)
+        .unwrap_or_else(|| "/bin/sh".into());
+    vec![shell, "-lc".into()]
+}
+
 impl HookDef {
     /// The shell its agent runs this command hook with, when it is not
     /// hookshot's default (`bash -c`): Claude Code runs `/bin/sh -c`, Codex
@@ -366,11 +391,7 @@ impl HookDef {
         let codex = dir.is_some_and(|d| d == ".codex")
             || dir.is_some_and(|d| d == "imported") && name.is_some_and(|n| n == "codex.json");
         Some(if codex {
-            let shell = std::env::var("SHELL")
-                .ok()
-                .filter(|s| !s.is_empty())
-                .unwrap_or_else(|| "/bin/sh".into());
-            vec![shell, "-lc".into()]
+            codex_shell()
         } else {
             vec!["/bin/sh".into(), "-c".into()]
         })

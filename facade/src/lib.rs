@@ -921,6 +921,12 @@ impl HookSystem {
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty())
             .unwrap_or(&self.session_id);
+        // Codex sets no variable of its own for its hooks (not even Claude
+        // Code's `CLAUDE_PROJECT_DIR`, whose hook format it shares).
+        let codex = self
+            .reload_from
+            .as_ref()
+            .is_some_and(|s| s.hook_of == Some(Host::Codex));
         let mut vars = vec![
             ("GEMINI_PROJECT_DIR".into(), wd.clone()),
             ("CLAUDE_PROJECT_DIR".into(), wd.clone()),
@@ -939,11 +945,14 @@ impl HookSystem {
         if exports_env && let Some(f) = self.env_file.get() {
             vars.push(("CLAUDE_ENV_FILE".into(), f.display().to_string()));
         }
+        if codex {
+            vars.retain(|(k, _)| k != "CLAUDE_PROJECT_DIR");
+        }
         RunEnv {
             cwd: self.workdir.clone(),
             vars,
             base: CALLER_ENV.try_with(Arc::clone).ok(),
-            shell: None,
+            shell: codex.then(hookshot_core::hook::codex_shell),
         }
     }
 

@@ -342,8 +342,13 @@ impl RunEnv {
     fn for_hook(&self, hook: &HookDef) -> std::borrow::Cow<'_, RunEnv> {
         let own = hook.dialect.hook_vars();
         let foreign = |k: &str| hookshot_core::Dialect::is_agent_var(k) && !own.contains(&k);
-        let shell = hook.agent_shell();
-        if hook.options.env.is_empty() && shell.is_none() && !self.vars.iter().any(|(k, _)| foreign(k)) {
+        // The calling agent's shell (Codex's) for hooks in its format; else
+        // the shell of the agent whose file the hook comes from.
+        let shell = match &self.shell {
+            Some(caller) if hook.dialect == hookshot_core::Dialect::Claude => Some(caller.clone()),
+            _ => hook.agent_shell(),
+        };
+        if hook.options.env.is_empty() && shell == self.shell && !self.vars.iter().any(|(k, _)| foreign(k)) {
             return std::borrow::Cow::Borrowed(self);
         }
         std::borrow::Cow::Owned(RunEnv {
@@ -356,7 +361,7 @@ impl RunEnv {
                 .cloned()
                 .collect(),
             base: self.base.clone(),
-            shell: shell.or_else(|| self.shell.clone()),
+            shell,
         })
     }
 }
