@@ -17,6 +17,7 @@ import mock_models
 
 CLAUDE = ("@anthropic-ai/claude-code", "2.1.332")
 CODEX = ("@openai/codex", "0.169.0")
+GEMINI = ("@google/gemini-cli", "0.61.0")
 
 CACHE = os.environ.get("HOOKSHOT_AGENTS_CACHE") or os.path.join(
     os.path.expanduser("~"), ".cache", "hookshot-agents")
@@ -199,3 +200,39 @@ def run_codex(place, turns, prompt="do the task", timeout=120):
         server.shutdown()
         server.server_close()
     return Run(proc, script, time.time() - start)
+
+
+def gemini_fixture(turns):
+    """gemini-cli's recorded-session format (`--fake-responses`): one model
+    response a line, each a tool call or text."""
+    # gemini-cli 0.61 first asks its model router (a generateContent call)
+    # which model to use; a failed answer there costs the session its
+    # first turn.
+    router = {"method": "generateContent", "response": {"candidates": [{"content": {"parts": [
+        {"text": json.dumps({"complexity_reasoning": "simple", "complexity_score": 10})}], "role": "model"},
+        "finishReason": "STOP", "index": 0}]}}
+    lines = [json.dumps(router)]
+    for t in turns:
+        part = {"functionCall": {"name": t["tool"], "args": t["input"]}} if "tool" in t else {"text": t["text"]}
+        response = [{"candidates": [{"content": {"parts": [part], "role": "model"}, "finishReason": "STOP",
+                                     "index": 0}],
+                     "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}}]
+        lines.append(json.dumps({"method": "generateContentStream", "response": response}))
+    return "\n".join(lines) + "\n"
+
+
+def run_gemini(place, turns, prompt="do the task", timeout=120):
+    """One headless gemini-cli session in `place`, its model replaying
+    `turns` (gemini-cli's own `--fake-responses`)."""
+    prefix = install(*GEMINI)
+    exe = os.path.join(prefix, "node_modules", ".bin", "gemini")
+    if not os.access(exe, os.X_OK):
+        raise Unavailable(f"no gemini-cli at {exe}")
+    fixture = place.write("session.responses", gemini_fixture(turns))
+    env = place.env()
+    env.update({"GEMINI_API_KEY": "fake", "GEMINI_CLI_TRUST_WORKSPACE": "true"})
+    start = time.time()
+    proc = subprocess.run([exe, "-p", prompt, "--yolo", "--fake-responses", fixture, "-o", "json"],
+                          cwd=place.project, env=env, capture_output=True, text=True, timeout=timeout,
+                          stdin=subprocess.DEVNULL)
+    return Run(proc, mock_models.Script([]), time.time() - start)

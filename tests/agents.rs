@@ -1,8 +1,9 @@
-//! Real agents in the test suite: Claude Code and Codex (their npm packages,
+//! Real agents in the test suite: Claude Code, Codex and gemini-cli (their npm packages,
 //! pinned, installed once into `$HOOKSHOT_AGENTS_CACHE` or
 //! `~/.cache/hookshot-agents`) run against local model servers that play a
-//! script, each scenario natively and under this hookshot
-//! (`agents/test_claude.py`, `agents/test_codex.py`). One Rust test per
+//! script (gemini-cli replays a recorded session of its own format), each
+//! scenario natively and under this hookshot (`agents/test_claude.py`,
+//! `agents/test_codex.py`, `agents/test_gemini.py`). One Rust test per
 //! scenario, so they run side by side and fail one by one.
 //!
 //! Needs Node.js's `npm` and the npm registry. When either is missing the
@@ -62,4 +63,12 @@ scenarios! {
     Codex::test_a_block_by_json,
     Codex::test_a_hook_that_crashes_does_not_block,
     Codex::test_a_hook_gets_what_codex_gives_it,
+}
+
+scenarios! {
+    test_gemini:
+    GeminiCli::test_a_block_by_exit_code_2,
+    GeminiCli::test_a_block_by_json,
+    GeminiCli::test_an_allowed_write_happens,
+    GeminiCli::test_a_hook_gets_what_gemini_cli_gives_it,
 }
