@@ -64,6 +64,37 @@ class Codex(unittest.TestCase):
 
         self.both(check, hook("echo broken >&2; exit 1"), [WRITE, DONE])
 
+    def test_context_after_a_tool(self):
+        ctx = {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "remember the tests"}}
+
+        def check(place, run):
+            self.assertTrue(place.exists("project/out.txt"))
+            self.assertIn("remember the tests", run.shown_to_model())
+
+        self.both(check, hook(f"echo '{json.dumps(ctx)}'", event="PostToolUse"), [WRITE, DONE])
+
+    def test_a_rewrite_of_the_tool_input(self):
+        allow = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                        "updatedInput": {"command": "echo rewritten > rewritten.txt"}}}
+
+        def check(place, run):
+            self.assertFalse(place.exists("project/out.txt"))
+            self.assertTrue(place.exists("project/rewritten.txt"), run.stdout[-2000:])
+
+        self.both(check, hook(f"echo '{json.dumps(allow)}'"), [WRITE, DONE])
+
+    def test_uninstall_gives_back_the_file_and_the_behaviour(self):
+        original = hook("echo 'no shell today' >&2; exit 2")
+        place = harness.Place()
+        self.addCleanup(place.remove)
+        place.write("home/.codex/hooks.json", original)
+        place.hookshot(HOOKSHOT, "install", "--agent", "codex")
+        place.hookshot(HOOKSHOT, "uninstall", "--agent", "codex")
+        self.assertEqual(json.loads(place.read("home/.codex/hooks.json")), original)
+        run = harness.run_codex(place, [WRITE, DONE])
+        self.assertFalse(place.exists("project/out.txt"))
+        self.assertIn("no shell today", run.shown_to_model())
+
     def test_a_hook_gets_what_codex_gives_it(self):
         """Environment names, input fields and shell behaviour at PreToolUse,
         natively and under hookshot: the same, but for HOOKSHOT_ variables."""

@@ -56,6 +56,15 @@ class GeminiCli(unittest.TestCase):
 
         self.both(check, hook("exit 0"), [WRITE, DONE])
 
+    def test_uninstall_gives_back_the_file_and_the_behaviour(self):
+        original = hook("echo 'no writes today' >&2; exit 2")
+        place = self.place(original, True)
+        place.hookshot(HOOKSHOT, "uninstall", "--agent", "gemini")
+        self.assertEqual(json.loads(place.read("home/.gemini/settings.json")), original)
+        run = harness.run_gemini(place, [WRITE, DONE])
+        self.assertEqual(run.rc, 0, run.stderr[-2000:])
+        self.assertFalse(place.exists("project/out.txt"))
+
     def test_a_hook_gets_what_gemini_cli_gives_it(self):
         """Environment names and input fields at BeforeTool, natively and
         under hookshot: the same, but for HOOKSHOT_ variables."""

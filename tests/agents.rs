@@ -63,6 +63,9 @@ scenarios! {
     Codex::test_a_block_by_json,
     Codex::test_a_hook_that_crashes_does_not_block,
     Codex::test_a_hook_gets_what_codex_gives_it,
+    Codex::test_uninstall_gives_back_the_file_and_the_behaviour,
+    Codex::test_context_after_a_tool,
+    Codex::test_a_rewrite_of_the_tool_input,
 }
 
 scenarios! {
@@ -71,4 +74,5 @@ scenarios! {
     GeminiCli::test_a_block_by_json,
     GeminiCli::test_an_allowed_write_happens,
     GeminiCli::test_a_hook_gets_what_gemini_cli_gives_it,
+    GeminiCli::test_uninstall_gives_back_the_file_and_the_behaviour,
 }
