@@ -353,6 +353,12 @@ pub struct HookDef {
 /// The shell Codex runs its hooks with: the user's login shell (`$SHELL`,
 /// else the user's entry in `/etc/passwd`, else `/bin/sh`), as `-lc`.
 pub fn codex_shell() -> Vec<String> {
+    // Read once: it is asked for every event Codex sends.
+    static SHELL: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    SHELL.get_or_init(login_shell).clone()
+}
+
+fn login_shell() -> Vec<String> {
     let from_passwd = || {
         let status = std::fs::read_to_string("/proc/self/status").ok()?;
         let uid = status

@@ -164,12 +164,7 @@ fn inside(base: &Path, path: &Path) -> Option<PathBuf> {
 /// The words of a command line that may name a file: split at blanks and
 /// shell operators, quotes removed, the project variables expanded.
 fn path_words(command: &str, project: &Path) -> Vec<String> {
-    let project = project.display().to_string();
-    let mut text = command.to_string();
-    for var in ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "GEMINI_CWD", "JCLI_CWD"] {
-        text = text.replace(&format!("${{{var}}}"), &project);
-        text = text.replace(&format!("${var}"), &project);
-    }
+    let text = expand_project(command, project);
     // The shell splits at blanks, not at every Unicode space: a no-break
     // space inside a name is part of it.
     text.split(|c: char| matches!(c, ' ' | '\t' | '\n') || ";|&()<>`".contains(c))
