@@ -176,10 +176,12 @@ def run_claude(place, turns, prompt="do the task", extra_env=None, timeout=120):
     return Run(proc, script, time.time() - start)
 
 
-def run_codex(place, turns, prompt="do the task", timeout=120):
+def run_codex(place, turns, prompt="do the task", timeout=120, json_events=True):
     """One `codex exec` session in `place`, its model (a custom provider on
     the Responses API) playing `turns`. Hooks run without Codex's review
-    (`--dangerously-bypass-hook-trust`): what is compared is how they run."""
+    (`--dangerously-bypass-hook-trust`): what is compared is how they run.
+    `json_events=False` gives Codex's human output, the one that names hook
+    runs and their failures (`hook: PreToolUse Failed`)."""
     exe = codex_binary()
     script = mock_models.Script(turns)
     server, url = mock_models.serve(script, "openai")
@@ -193,8 +195,8 @@ def run_codex(place, turns, prompt="do the task", timeout=120):
     start = time.time()
     try:
         proc = subprocess.run(
-            [exe, "exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
-             "--dangerously-bypass-hook-trust", prompt],
+            [exe, "exec", *(["--json"] if json_events else []), "--skip-git-repo-check",
+             "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust", prompt],
             cwd=place.project, env=env, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
     finally:
         server.shutdown()
@@ -202,37 +204,33 @@ def run_codex(place, turns, prompt="do the task", timeout=120):
     return Run(proc, script, time.time() - start)
 
 
-def gemini_fixture(turns):
-    """gemini-cli's recorded-session format (`--fake-responses`): one model
-    response a line, each a tool call or text."""
-    # gemini-cli 0.61 first asks its model router (a generateContent call)
-    # which model to use; a failed answer there costs the session its
-    # first turn.
-    router = {"method": "generateContent", "response": {"candidates": [{"content": {"parts": [
-        {"text": json.dumps({"complexity_reasoning": "simple", "complexity_score": 10})}], "role": "model"},
-        "finishReason": "STOP", "index": 0}]}}
-    lines = [json.dumps(router)]
-    for t in turns:
-        part = {"functionCall": {"name": t["tool"], "args": t["input"]}} if "tool" in t else {"text": t["text"]}
-        response = [{"candidates": [{"content": {"parts": [part], "role": "model"}, "finishReason": "STOP",
-                                     "index": 0}],
-                     "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}}]
-        lines.append(json.dumps({"method": "generateContentStream", "response": response}))
-    return "\n".join(lines) + "\n"
+# With `GOOGLE_GEMINI_BASE_URL` set, gemini-cli picks its "gateway" method
+# unless the settings choose the API key (a system defaults file would be
+# cleaner, but gemini-cli skips one under a world-writable /tmp).
+GEMINI_AUTH = {"security": {"auth": {"selectedType": "gemini-api-key"}}}
 
 
-def run_gemini(place, turns, prompt="do the task", timeout=120):
-    """One headless gemini-cli session in `place`, its model replaying
-    `turns` (gemini-cli's own `--fake-responses`)."""
+def gemini_binary():
     prefix = install(*GEMINI)
     exe = os.path.join(prefix, "node_modules", ".bin", "gemini")
     if not os.access(exe, os.X_OK):
         raise Unavailable(f"no gemini-cli at {exe}")
-    fixture = place.write("session.responses", gemini_fixture(turns))
+    return exe
+
+
+def run_gemini(place, turns, prompt="do the task", timeout=120):
+    """One headless gemini-cli session in `place`, its model (the Gemini API
+    at `GOOGLE_GEMINI_BASE_URL`) playing `turns`."""
+    exe = gemini_binary()
+    script = mock_models.Script(turns)
+    server, url = mock_models.serve(script, "gemini")
     env = place.env()
-    env.update({"GEMINI_API_KEY": "fake", "GEMINI_CLI_TRUST_WORKSPACE": "true"})
+    env.update({"GEMINI_API_KEY": "fake", "GOOGLE_GEMINI_BASE_URL": url, "GEMINI_CLI_TRUST_WORKSPACE": "true"})
     start = time.time()
-    proc = subprocess.run([exe, "-p", prompt, "--yolo", "--fake-responses", fixture, "-o", "json"],
-                          cwd=place.project, env=env, capture_output=True, text=True, timeout=timeout,
-                          stdin=subprocess.DEVNULL)
-    return Run(proc, mock_models.Script([]), time.time() - start)
+    try:
+        proc = subprocess.run([exe, "-p", prompt, "--yolo", "-o", "json"], cwd=place.project, env=env,
+                              capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    finally:
+        server.shutdown()
+        server.server_close()
+    return Run(proc, script, time.time() - start)

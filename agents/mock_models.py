@@ -10,6 +10,9 @@ offered) with a short text, so they take no turn of the script.
     server-sent events.
     OpenAI Responses API (Codex): POST /v1/responses, streamed as
     server-sent events.
+    Gemini API (gemini-cli, `GOOGLE_GEMINI_BASE_URL`): POST
+    /v1beta/models/M:streamGenerateContent?alt=sse, streamed as server-sent
+    events, and :generateContent for its model router.
 """
 
 import http.server
@@ -85,6 +88,18 @@ def serve(script, kind):
                 if not body.get("tools"):
                     script.requests.append(body)
                 return self.reply(openai_stream(turn, counter[0]), "text/event-stream")
+            if kind == "gemini" and ":streamGenerateContent" in self.path:
+                turn = script.next_turn(body) if body.get("tools") else {"text": "ok"}
+                if not body.get("tools"):
+                    script.requests.append(body)
+                return self.reply(gemini_stream(turn), "text/event-stream")
+            if kind == "gemini" and ":generateContent" in self.path:
+                # The model router (which model for this prompt) and side
+                # requests (titles, summaries): never a turn of the script.
+                script.requests.append(body)
+                return self.reply_json(gemini_response({"text": GEMINI_ROUTER}))
+            if kind == "gemini" and ":countTokens" in self.path:
+                return self.reply_json({"totalTokens": 10})
             if kind == "anthropic" and self.path.startswith("/v1/messages/count_tokens"):
                 return self.reply_json({"input_tokens": 10})
             if kind == "anthropic" and self.path.startswith("/v1/messages"):
@@ -146,3 +161,22 @@ def openai_stream(turn, n):
     done = dict(base, status="completed", output=[item], usage=usage)
     out.append(sse("response.completed", {"type": "response.completed", "response": done}))
     return b"".join(out)
+
+
+# What gemini-cli's model router expects back: a JSON verdict.
+GEMINI_ROUTER = json.dumps({"reasoning": "simple", "model_choice": "flash", "complexity_reasoning": "simple",
+                            "complexity_score": 10})
+
+
+def gemini_response(turn):
+    if "tool" in turn:
+        part = {"functionCall": {"name": turn["tool"], "args": turn["input"]}}
+    else:
+        part = {"text": turn["text"]}
+    return {"candidates": [{"content": {"parts": [part], "role": "model"}, "finishReason": "STOP", "index": 0}],
+            "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}}
+
+
+def gemini_stream(turn):
+    """One model response as the Gemini API streams it (`alt=sse`)."""
+    return f"data: {json.dumps(gemini_response(turn))}\r\n\r\n".encode()

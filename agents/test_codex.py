@@ -7,6 +7,7 @@ hook in hookshot's own file."""
 
 import json
 import os
+import shutil
 import unittest
 
 import harness
@@ -17,16 +18,38 @@ WRITE = {"tool": "exec_command", "input": {"cmd": "echo hi > out.txt"}}
 DONE = {"text": "done"}
 
 
-def hook(command, matcher="Bash", event="PreToolUse"):
-    return {"hooks": {event: [{"matcher": matcher, "hooks": [{"type": "command", "command": command}]}]}}
+def hook(command, matcher="Bash", event="PreToolUse", **extra):
+    group = {"hooks": [dict({"type": "command", "command": command}, **extra)]}
+    if matcher:
+        group["matcher"] = matcher
+    return {"hooks": {event: [group]}}
 
 
-class Codex(unittest.TestCase):
-    def place(self, hooks, under_hookshot):
+def hooks(*files):
+    """One settings value holding the events of several `hook(...)`."""
+    out = {"hooks": {}}
+    for f in files:
+        out["hooks"].update(f["hooks"])
+    return out
+
+
+def warnings(run):
+    """What Codex warned the user of (`error` items of `codex exec --json`),
+    but for the warning the test harness itself causes."""
+    return [e["item"]["message"] for e in run.events
+            if e.get("type") == "item.completed" and e["item"].get("type") == "error"
+            and "dangerously-bypass-hook-trust" not in e["item"]["message"]
+            and "Model metadata" not in e["item"]["message"]]
+
+
+class Scenario(unittest.TestCase):
+    """Helpers: a place per run, the hook natively or under hookshot."""
+
+    def place(self, hooks, under_hookshot, hookshot_extra=None):
         place = harness.Place()
         self.addCleanup(place.remove)
         if under_hookshot:
-            place.write("home/.config/hookshot/settings.json", hooks)
+            place.write("home/.config/hookshot/settings.json", dict(hooks, **(hookshot_extra or {})))
             place.hookshot(HOOKSHOT, "install", "--agent", "codex")
             self.assertIn("fire --agent codex", place.read("home/.codex/hooks.json"))
         else:
@@ -39,8 +62,13 @@ class Codex(unittest.TestCase):
                 place = self.place(hooks, under)
                 run = harness.run_codex(place, turns)
                 self.assertEqual(run.rc, 0, run.stderr[-2000:])
+                # What hookshot registers, Codex takes as it is: no warning
+                # in front of the user on every session.
+                self.assertEqual(warnings(run), [])
                 check(place, run)
 
+
+class Codex(Scenario):
     def test_a_block_by_exit_code_2(self):
         def check(place, run):
             self.assertFalse(place.exists("project/out.txt"))
@@ -58,11 +86,35 @@ class Codex(unittest.TestCase):
 
         self.both(check, hook(f"echo '{json.dumps(deny)}'"), [WRITE, DONE])
 
-    def test_a_hook_that_crashes_does_not_block(self):
+    def test_a_hook_that_crashes_or_times_out_does_not_block(self):
         def check(place, run):
             self.assertTrue(place.exists("project/out.txt"), run.stdout[-2000:])
 
-        self.both(check, hook("echo broken >&2; exit 1"), [WRITE, DONE])
+        crash_and_timeout = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "echo broken >&2; exit 1"},
+            {"type": "command", "command": "sleep 5", "timeout": 1}]}]}}
+        self.both(check, crash_and_timeout, [WRITE, DONE])
+
+    def test_context_at_session_start_and_on_the_prompt(self):
+        start = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "codename kiwi"}}
+
+        def check(place, run):
+            first = run.first_request()
+            self.assertIn("codename kiwi", first)
+            self.assertIn("prompt context pear", first)
+
+        self.both(check, hooks(hook(f"echo '{json.dumps(start)}'", matcher=None, event="SessionStart"),
+                               hook("echo 'prompt context pear'", matcher=None, event="UserPromptSubmit")), [DONE])
+
+    def test_a_stop_hook_makes_the_agent_go_on(self):
+        once = ("[ -e went-on ] && exit 0; touch went-on; "
+                "echo '{\"decision\": \"block\", \"reason\": \"run the tests first\"}'")
+
+        def check(place, run):
+            self.assertGreaterEqual(len(run.script.main_requests()), 2)
+            self.assertIn("run the tests first", run.shown_to_model())
+
+        self.both(check, hook(once, matcher=None, event="Stop"), [DONE, {"text": "tests run"}])
 
     def test_context_after_a_tool(self):
         ctx = {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "remember the tests"}}
@@ -110,6 +162,64 @@ class Codex(unittest.TestCase):
         for key, native in seen[False].items():
             self.assertEqual(seen[True][key], native, key)
 
+
+
+class UnderHookshotOnly(Scenario):
+    """What only hookshot does, with the native behaviour it replaces."""
+
+    def test_the_closed_policy_blocks_a_hook_that_crashes_or_times_out(self):
+        for name, command, extra in (("crashes", "exit 1", {}), ("times out", "sleep 5", {"timeout": 1})):
+            with self.subTest(hook=name):
+                place = self.place(hook(command, **extra), True, {"hooksConfig": {"onFailure": "closed"}})
+                run = harness.run_codex(place, [WRITE, DONE])
+                self.assertFalse(place.exists("project/out.txt"))
+                self.assertIn("fail-closed", run.shown_to_model())
+
+    def test_built_ins_refuse_a_force_push(self):
+        place = self.place({}, True, {"builtins": {"dangerous_confirmation": {"mode": "deny"}}})
+        push = {"tool": "exec_command", "input": {"cmd": "git push --force origin main"}}
+        run = harness.run_codex(place, [push, DONE])
+        self.assertIn("rewrites the remote", run.shown_to_model())
+        self.assertIn("dangerous_confirmation", run.shown_to_model())
+
+    def test_an_untrusted_project_hook_does_not_run_until_trusted(self):
+        place = self.place({}, True)
+        place.write("project/.hookshot/settings.json", hook("echo 'the project says no' >&2; exit 2"))
+        run = harness.run_codex(place, [WRITE, DONE])
+        self.assertTrue(place.exists("project/out.txt"))
+        self.assertNotIn("the project says no", run.shown_to_model())
+        os.remove(os.path.join(place.root, "project/out.txt"))
+        place.hookshot(HOOKSHOT, "trust", "--yes")
+        run = harness.run_codex(place, [WRITE, DONE])
+        self.assertFalse(place.exists("project/out.txt"))
+        self.assertIn("the project says no", run.shown_to_model())
+
+    def test_hookshot_removed_after_install_warns_or_under_the_closed_policy_blocks(self):
+        """`codex exec` prints no hook warnings (its TUI does: a
+        systemMessage is a warning entry there), so the open half asserts
+        that Codex ran the registration and went on; the closed half that
+        the first guard (the prompt's) refused."""
+        for policy in ("open", "closed"):
+            with self.subTest(policy=policy):
+                place = harness.Place()
+                self.addCleanup(place.remove)
+                copy = os.path.join(place.root, "bin", "hookshot")
+                os.makedirs(os.path.dirname(copy))
+                shutil.copy(HOOKSHOT, copy)
+                place.write("home/.config/hookshot/settings.json",
+                            dict(hook("exit 0"), hooksConfig={"onFailure": policy}))
+                place.hookshot(copy, "install", "--agent", "codex")
+                os.remove(copy)
+                run = harness.run_codex(place, [WRITE, DONE], json_events=False)
+                self.assertEqual(run.rc, 0, run.stderr[-2000:])
+                if policy == "open":
+                    self.assertTrue(place.exists("project/out.txt"))
+                    self.assertIn("hook: PreToolUse Completed", run.stdout + run.stderr)
+                else:
+                    # The prompt itself is refused: the model is never asked.
+                    self.assertFalse(place.exists("project/out.txt"))
+                    self.assertEqual(run.script.requests, [])
+                    self.assertIn("hook: UserPromptSubmit Blocked", run.stdout + run.stderr)
 
 if __name__ == "__main__":
     unittest.main()

@@ -16,8 +16,8 @@ DONE = {"text": "done"}
 
 
 def hook(command, matcher="write_file", event="BeforeTool"):
-    return {"hooks": {event: [{"matcher": matcher, "hooks": [
-        {"type": "command", "command": command, "name": "guard", "timeout": 10000}]}]}}
+    return dict(harness.GEMINI_AUTH, hooks={event: [{"matcher": matcher, "hooks": [
+        {"type": "command", "command": command, "name": "guard", "timeout": 10000}]}]})
 
 
 class GeminiCli(unittest.TestCase):

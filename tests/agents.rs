@@ -61,11 +61,17 @@ scenarios! {
     test_codex:
     Codex::test_a_block_by_exit_code_2,
     Codex::test_a_block_by_json,
-    Codex::test_a_hook_that_crashes_does_not_block,
+    Codex::test_a_hook_that_crashes_or_times_out_does_not_block,
     Codex::test_a_hook_gets_what_codex_gives_it,
     Codex::test_uninstall_gives_back_the_file_and_the_behaviour,
     Codex::test_context_after_a_tool,
+    Codex::test_context_at_session_start_and_on_the_prompt,
+    Codex::test_a_stop_hook_makes_the_agent_go_on,
     Codex::test_a_rewrite_of_the_tool_input,
+    UnderHookshotOnly::test_the_closed_policy_blocks_a_hook_that_crashes_or_times_out,
+    UnderHookshotOnly::test_built_ins_refuse_a_force_push,
+    UnderHookshotOnly::test_an_untrusted_project_hook_does_not_run_until_trusted,
+    UnderHookshotOnly::test_hookshot_removed_after_install_warns_or_under_the_closed_policy_blocks,
 }
 
 scenarios! {

@@ -355,6 +355,32 @@ fn codex_hooks_keep_their_place_and_their_approval() {
 }
 
 #[test]
+fn codex_is_asked_for_no_timeout_it_would_clamp_in_front_of_the_user() {
+    let p = Project::new();
+    let out = install(&p, &["--agent", "codex"]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let hooks = p.path("home/.codex/hooks.json");
+    let timeout = |doc: &Value, event: &str| {
+        let groups = doc["hooks"][event].as_array().unwrap();
+        groups.last().unwrap()["hooks"][0]["timeout"].as_u64().unwrap()
+    };
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&hooks).unwrap()).unwrap();
+    // Codex 0.169 caps SessionEnd at 3 s and warns on every session when
+    // asked for more; every other event takes hookshot's own 600 s.
+    assert_eq!(timeout(&doc, "SessionEnd"), 3, "{doc}");
+    assert_eq!(timeout(&doc, "PreToolUse"), 600, "{doc}");
+    // A registration an older hookshot wrote (600 s everywhere) is brought
+    // up to date by installing again, in the same place.
+    let old = std::fs::read_to_string(&hooks).unwrap().replace("\"timeout\": 3", "\"timeout\": 600");
+    std::fs::write(&hooks, &old).unwrap();
+    let out = install(&p, &["--agent", "codex"]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&hooks).unwrap()).unwrap();
+    assert_eq!(timeout(&doc, "SessionEnd"), 3, "{doc}");
+    assert_eq!(doc["hooks"]["SessionEnd"].as_array().unwrap().len(), 1, "{doc}");
+}
+
+#[test]
 fn a_codex_registration_never_runs_codex_s_own_file_again() {
     let p = Project::new();
     // Under the closed policy an untrusted project file loaded by mistake

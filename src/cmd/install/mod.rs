@@ -57,6 +57,9 @@ const CODEX_EVENTS: [&str; 11] = [
 /// deadline inside it, so hookshot, not the agent, decides what a slow hook
 /// means (Claude Code and Codex count seconds, gemini-cli milliseconds).
 const AGENT_TIMEOUT_S: u64 = 600;
+/// The most Codex gives a SessionEnd hook (`codex-rs/hooks`: longer ones
+/// are clamped, with a warning on every session).
+const CODEX_SESSION_END_S: u64 = 3;
 
 /// One settings file of the agent that install reads or writes.
 struct AgentFile {
@@ -146,9 +149,12 @@ impl Agent {
     }
 
     /// One registration: `hookshot fire EVENT`, no matcher (every target).
-    fn entry(self, command: &str) -> Value {
+    fn entry(self, command: &str, event: &str) -> Value {
         let timeout = match self {
             Agent::Gemini => AGENT_TIMEOUT_S * 1000,
+            // Codex caps SessionEnd at 3 s and says so in front of the user
+            // at the start of every session when asked for more.
+            Agent::Codex if event == "SessionEnd" => CODEX_SESSION_END_S,
             Agent::Claude | Agent::Codex => AGENT_TIMEOUT_S,
         };
         let mut hook = json!({"type": "command", "command": command, "timeout": timeout});
@@ -611,16 +617,19 @@ fn register(
                 path.display()
             )));
         };
+        let entry = agent.entry(&command, event);
+        // The whole handler, not only its command: an install by an older
+        // hookshot (a timeout the agent clamps, say) is brought up to date.
         let present = groups
             .iter()
             .filter_map(|g| g.get("hooks").and_then(Value::as_array))
             .flatten()
-            .any(|h| h.get("command").and_then(Value::as_str) == Some(command.as_str()));
+            .any(|h| Some(h) == entry["hooks"].get(0));
         if !present {
             remove_ours_from(groups);
             // After the user's own groups: Codex keeps each hook's approval
             // under its position, which must not move.
-            groups.push(agent.entry(&command));
+            groups.push(entry);
             added += 1;
         }
     }
