@@ -75,14 +75,19 @@ class ClaudeCode(Scenario):
 
         self.both(check, settings(bash_hook(f"echo '{json.dumps(allow)}'")), [WRITE, DONE])
 
-    def test_context_after_a_tool(self):
-        ctx = {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "remember the tests"}}
+    def test_context_before_and_after_a_tool(self):
+        before = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "before the write"}}
+        after = {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "remember the tests"}}
 
         def check(place, run):
             self.assertTrue(place.exists("project/out.txt"))
+            self.assertIn("before the write", run.shown_to_model())
             self.assertIn("remember the tests", run.shown_to_model())
 
-        self.both(check, settings(bash_hook(f"echo '{json.dumps(ctx)}'", event="PostToolUse")), [WRITE, DONE])
+        hooks = dict(bash_hook(f"echo '{json.dumps(before)}'"),
+                     **bash_hook(f"echo '{json.dumps(after)}'", event="PostToolUse"))
+        self.both(check, settings(hooks), [WRITE, DONE])
+
 
     def test_context_at_session_start_and_on_the_prompt(self):
         start = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "codename kiwi"}}
@@ -150,13 +155,14 @@ class ClaudeCode(Scenario):
 class UnderHookshotOnly(Scenario):
     """What only hookshot does, with the native behaviour it replaces."""
 
-    def test_the_closed_policy_blocks_a_hook_that_crashes(self):
-        place = self.place(settings(bash_hook("exit 1")), True, {"hooksConfig": {"onFailure": "closed"}})
-        # The registration carries the policy it was installed under.
-        place.hookshot(HOOKSHOT, "install", "--agent", "claude")
-        run = harness.run_claude(place, [WRITE, DONE])
-        self.assertFalse(place.exists("project/out.txt"))
-        self.assertIn("closed", run.shown_to_model())
+    def test_the_closed_policy_blocks_a_hook_that_crashes_or_times_out(self):
+        for name, hook in (("crashes", bash_hook("exit 1")), ("times out", bash_hook("sleep 5", timeout=1))):
+            with self.subTest(hook=name):
+                # The registration carries the policy it was installed under.
+                place = self.place(settings(hook), True, {"hooksConfig": {"onFailure": "closed"}})
+                run = harness.run_claude(place, [WRITE, DONE])
+                self.assertFalse(place.exists("project/out.txt"))
+                self.assertIn("fail-closed", run.shown_to_model())
 
     def test_built_ins_refuse_a_force_push(self):
         place = self.place(settings({}), True, {"builtins": {"dangerous_confirmation": {"mode": "deny"}}})

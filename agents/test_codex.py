@@ -116,14 +116,18 @@ class Codex(Scenario):
 
         self.both(check, hook(once, matcher=None, event="Stop"), [DONE, {"text": "tests run"}])
 
-    def test_context_after_a_tool(self):
-        ctx = {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "remember the tests"}}
+    def test_context_before_and_after_a_tool(self):
+        before = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "before the write"}}
+        after = {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "remember the tests"}}
 
         def check(place, run):
             self.assertTrue(place.exists("project/out.txt"))
+            self.assertIn("before the write", run.shown_to_model())
             self.assertIn("remember the tests", run.shown_to_model())
 
-        self.both(check, hook(f"echo '{json.dumps(ctx)}'", event="PostToolUse"), [WRITE, DONE])
+        self.both(check, hooks(hook(f"echo '{json.dumps(before)}'"),
+                               hook(f"echo '{json.dumps(after)}'", event="PostToolUse")), [WRITE, DONE])
+
 
     def test_a_rewrite_of_the_tool_input(self):
         allow = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",

@@ -5,6 +5,7 @@ side."""
 
 import json
 import os
+import shutil
 import unittest
 
 import harness
@@ -15,16 +16,38 @@ WRITE = {"tool": "write_file", "input": {"file_path": "out.txt", "content": "hi"
 DONE = {"text": "done"}
 
 
-def hook(command, matcher="write_file", event="BeforeTool"):
-    return dict(harness.GEMINI_AUTH, hooks={event: [{"matcher": matcher, "hooks": [
-        {"type": "command", "command": command, "name": "guard", "timeout": 10000}]}]})
+def hook(command, matcher="write_file", event="BeforeTool", timeout=10000):
+    group = {"hooks": [{"type": "command", "command": command, "name": "guard", "timeout": timeout}]}
+    if matcher:
+        group["matcher"] = matcher
+    return dict(harness.GEMINI_AUTH, hooks={event: [group]})
 
 
-class GeminiCli(unittest.TestCase):
-    def place(self, settings, under_hookshot):
+def hooks(*files):
+    """One settings value holding the events of several `hook(...)`."""
+    out = dict(harness.GEMINI_AUTH, hooks={})
+    for f in files:
+        out["hooks"].update(f["hooks"])
+    return out
+
+
+def echo(value):
+    return f"echo '{json.dumps(value)}'"
+
+
+def context(event, text):
+    return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+
+
+class Scenario(unittest.TestCase):
+    """Helpers: a place per run, the hook natively or under hookshot."""
+
+    def place(self, settings, under_hookshot, hookshot_settings=None):
         place = harness.Place()
         self.addCleanup(place.remove)
         place.write("home/.gemini/settings.json", settings)
+        if hookshot_settings:
+            place.write("home/.config/hookshot/settings.json", hookshot_settings)
         if under_hookshot:
             place.hookshot(HOOKSHOT, "install", "--agent", "gemini", "--import")
             self.assertIn("fire --agent gemini", place.read("home/.gemini/settings.json"))
@@ -38,17 +61,70 @@ class GeminiCli(unittest.TestCase):
                 self.assertEqual(run.rc, 0, run.stderr[-2000:])
                 check(place, run)
 
+
+class GeminiCli(Scenario):
     def test_a_block_by_exit_code_2(self):
         def check(place, run):
             self.assertFalse(place.exists("project/out.txt"))
+            self.assertIn("no writes today", run.shown_to_model())
 
         self.both(check, hook("echo 'no writes today' >&2; exit 2"), [WRITE, DONE])
 
     def test_a_block_by_json(self):
         def check(place, run):
             self.assertFalse(place.exists("project/out.txt"))
+            self.assertIn("json says no", run.shown_to_model())
 
         self.both(check, hook("echo '{\"decision\": \"deny\", \"reason\": \"json says no\"}'"), [WRITE, DONE])
+
+    def test_a_rewrite_of_the_tool_input(self):
+        rewrite = {"hookSpecificOutput": {"hookEventName": "BeforeTool",
+                                          "tool_input": {"file_path": "rewritten.txt", "content": "x"}}}
+
+        def check(place, run):
+            self.assertFalse(place.exists("project/out.txt"))
+            self.assertTrue(place.exists("project/rewritten.txt"), run.stdout[-2000:] + run.stderr[-2000:])
+
+        self.both(check, hook(echo(rewrite)), [WRITE, DONE])
+
+    def test_context_after_a_tool(self):
+        # gemini-cli 0.61 takes no additionalContext from BeforeTool (its
+        # model never sees one, natively or under hookshot): context for a
+        # tool comes after it.
+        def check(place, run):
+            self.assertTrue(place.exists("project/out.txt"))
+            self.assertIn("remember the tests", run.shown_to_model())
+
+        self.both(check, hook(echo(context("AfterTool", "remember the tests")), event="AfterTool"), [WRITE, DONE])
+
+    def test_context_at_session_start_and_on_the_prompt(self):
+        def check(place, run):
+            first = run.first_request()
+            self.assertIn("codename kiwi", first)
+            self.assertIn("prompt context pear", first)
+
+        self.both(check, hooks(hook(echo(context("SessionStart", "codename kiwi")), matcher=None, event="SessionStart"),
+                               hook(echo(context("BeforeAgent", "prompt context pear")), matcher=None,
+                                    event="BeforeAgent")), [DONE])
+
+    def test_an_after_agent_hook_makes_the_agent_go_on(self):
+        once = ("[ -e went-on ] && { echo '{}'; exit 0; }; touch went-on; "
+                "echo '{\"decision\": \"deny\", \"reason\": \"run the tests first\"}'")
+
+        def check(place, run):
+            self.assertGreaterEqual(len(run.script.main_requests()), 2)
+            self.assertIn("run the tests first", run.shown_to_model())
+
+        self.both(check, hook(once, matcher=None, event="AfterAgent"), [DONE, {"text": "tests run"}])
+
+    def test_a_hook_that_crashes_or_times_out_does_not_block(self):
+        def check(place, run):
+            self.assertTrue(place.exists("project/out.txt"), run.stdout[-2000:] + run.stderr[-2000:])
+
+        crash_and_timeout = dict(harness.GEMINI_AUTH, hooks={"BeforeTool": [{"matcher": "write_file", "hooks": [
+            {"type": "command", "command": "echo broken >&2; exit 1", "name": "crash"},
+            {"type": "command", "command": "sleep 5", "name": "slow", "timeout": 1000}]}]})
+        self.both(check, crash_and_timeout, [WRITE, DONE])
 
     def test_an_allowed_write_happens(self):
         def check(place, run):
@@ -78,6 +154,55 @@ class GeminiCli(unittest.TestCase):
             seen[under] = {k: place.read(f"home/{k}") for k in ("env", "input")}
         for key, native in seen[False].items():
             self.assertEqual(seen[True][key], native, key)
+
+
+
+class UnderHookshotOnly(Scenario):
+    """What only hookshot does, with the native behaviour it replaces."""
+
+    def test_the_closed_policy_blocks_a_hook_that_crashes_or_times_out(self):
+        for name, command, timeout in (("crashes", "exit 1", 10000), ("times out", "sleep 5", 1000)):
+            with self.subTest(hook=name):
+                place = self.place(hook(command, timeout=timeout), True, {"hooksConfig": {"onFailure": "closed"}})
+                run = harness.run_gemini(place, [WRITE, DONE])
+                self.assertEqual(run.rc, 0, run.stderr[-2000:])
+                self.assertFalse(place.exists("project/out.txt"))
+                self.assertIn("fail-closed", run.shown_to_model())
+
+    def test_built_ins_refuse_a_force_push(self):
+        place = self.place(dict(harness.GEMINI_AUTH), True, {"builtins": {"dangerous_confirmation": {"mode": "deny"}}})
+        push = {"tool": "run_shell_command", "input": {"command": "git push --force origin main"}}
+        run = harness.run_gemini(place, [push, DONE])
+        self.assertEqual(run.rc, 0, run.stderr[-2000:])
+        self.assertIn("rewrites the remote", run.shown_to_model())
+        self.assertIn("dangerous_confirmation", run.shown_to_model())
+
+    def test_an_untrusted_project_hook_does_not_run_until_trusted(self):
+        place = self.place(dict(harness.GEMINI_AUTH), True)
+        place.write("project/.hookshot/settings.json", {"hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [
+            {"type": "command", "command": "echo 'the project says no' >&2; exit 2"}]}]}})
+        run = harness.run_gemini(place, [WRITE, DONE])
+        self.assertTrue(place.exists("project/out.txt"))
+        self.assertNotIn("the project says no", run.shown_to_model())
+        os.remove(os.path.join(place.root, "project/out.txt"))
+        place.hookshot(HOOKSHOT, "trust", "--yes")
+        run = harness.run_gemini(place, [WRITE, DONE])
+        self.assertFalse(place.exists("project/out.txt"))
+        self.assertIn("the project says no", run.shown_to_model())
+
+    def test_hookshot_removed_after_install_is_a_warning_not_silence(self):
+        place = harness.Place()
+        self.addCleanup(place.remove)
+        copy = os.path.join(place.root, "bin", "hookshot")
+        os.makedirs(os.path.dirname(copy))
+        shutil.copy(HOOKSHOT, copy)
+        place.write("home/.gemini/settings.json", hook("exit 0"))
+        place.hookshot(copy, "install", "--agent", "gemini", "--import")
+        os.remove(copy)
+        run = harness.run_gemini(place, [WRITE, DONE])
+        self.assertEqual(run.rc, 0, run.stderr[-2000:])
+        self.assertTrue(place.exists("project/out.txt"))
+        self.assertIn("hookshot fire BeforeTool failed (exit 127)", run.stderr)
 
 
 if __name__ == "__main__":

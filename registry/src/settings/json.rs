@@ -16,6 +16,7 @@ pub(super) const CLAUDE_ONLY_KEYS: &[&str] = &[
 
 /// Keys only a Claude Code handler has, and handler types only it runs.
 const CLAUDE_HANDLER_KEYS: &[&str] = &[
+    "timeoutSec",
     "args",
     "if",
     "async",
@@ -480,37 +481,47 @@ impl Parser<'_> {
             Dialect::Claude => (1000.0, claude_default_timeout(event, &kind)),
             _ => (1.0, Duration::from_secs(60)),
         };
-        let timeout = match h.get("timeout") {
+        // Codex spells it `timeoutSec` too (its hooks.json, Claude's format).
+        let key = if claude && !h.contains_key("timeout") && h.contains_key("timeoutSec") {
+            "timeoutSec"
+        } else {
+            "timeout"
+        };
+        let timeout = match h.get(key) {
             None => default,
-            Some(Value::Number(n))
-                if n.as_f64()
-                    .is_some_and(|t| t > 0.0 && t * unit_ms / 1000.0 <= MAX_TIMEOUT_SECS as f64) =>
-            {
+            Some(Value::Number(n)) if n.as_f64().is_some_and(|t| t > 0.0 && t.is_finite()) => {
                 let t = n.as_f64().unwrap_or(0.0);
                 if dialect == Dialect::Gemini && t < 100.0 {
                     self.warn(
-                        &format!("{ptr}/timeout"),
+                        &format!("{ptr}/{key}"),
                         format!(
                             "timeout {t} is in milliseconds in gemini settings; did you mean {}?",
                             t * 1000.0
                         ),
                     );
                 }
-                Duration::from_secs_f64(t * unit_ms / 1000.0)
+                let secs = t * unit_ms / 1000.0;
+                // The agents take any positive number (a published Claude
+                // hook writes 120000, meant as milliseconds): the hook runs,
+                // under hookshot's own ceiling, and validate says so.
+                if secs > MAX_TIMEOUT_SECS as f64 {
+                    let unit = if claude { "seconds" } else { "milliseconds" };
+                    self.warn(
+                        &format!("{ptr}/{key}"),
+                        format!(
+                            "timeout {t} {unit} is more than hookshot's limit of {MAX_TIMEOUT_SECS} s; the hook gets {MAX_TIMEOUT_SECS} s"
+                        ),
+                    );
+                    Duration::from_secs(MAX_TIMEOUT_SECS)
+                } else {
+                    Duration::from_secs_f64(secs)
+                }
             }
             Some(other) => {
-                let unit = if dialect == Dialect::Claude {
-                    "seconds"
-                } else {
-                    "milliseconds"
-                };
-                let max = MAX_TIMEOUT_SECS as f64 * 1000.0 / unit_ms;
+                let unit = if claude { "seconds" } else { "milliseconds" };
                 self.error(
-                    &format!("{ptr}/timeout"),
-                    format!(
-                        "expected a positive number of {unit} up to {max}, found {}",
-                        describe(other)
-                    ),
+                    &format!("{ptr}/{key}"),
+                    format!("expected a positive number of {unit}, found {}", describe(other)),
                 );
                 default
             }
