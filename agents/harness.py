@@ -176,6 +176,18 @@ def run_claude(place, turns, prompt="do the task", extra_env=None, timeout=120):
     return Run(proc, script, time.time() - start)
 
 
+# The mock model as Codex's model catalogue describes one: without an
+# entry Codex falls back to metadata that offers no apply_patch tool (and
+# warns on every session). Fields of codex-rs/protocol's ModelInfo.
+CODEX_MODELS = {"models": [{
+    "slug": "gpt-mock", "display_name": "mock", "description": "a scripted model", "supported_reasoning_levels": [],
+    "shell_type": "unified_exec", "visibility": "list", "supported_in_api": True, "priority": 1, "upgrade": None,
+    "base_instructions": "You are a coding agent.", "supports_reasoning_summaries": False,
+    "support_verbosity": False, "default_verbosity": None, "apply_patch_tool_type": "freeform",
+    "truncation_policy": {"mode": "bytes", "limit": 10000}, "supports_parallel_tool_calls": False,
+    "context_window": 200000, "experimental_supported_tools": []}]}
+
+
 def run_codex(place, turns, prompt="do the task", timeout=120, json_events=True):
     """One `codex exec` session in `place`, its model (a custom provider on
     the Responses API) playing `turns`. Hooks run without Codex's review
@@ -187,8 +199,10 @@ def run_codex(place, turns, prompt="do the task", timeout=120, json_events=True)
     server, url = mock_models.serve(script, "openai")
     codex_home = os.path.join(place.home, ".codex")
     os.makedirs(codex_home, exist_ok=True)
+    catalog = place.write("codex-models.json", CODEX_MODELS)
     with open(os.path.join(codex_home, "config.toml"), "w") as f:
-        f.write(f'model = "gpt-mock"\nmodel_provider = "mock"\n\n[model_providers.mock]\nname = "mock"\n'
+        f.write(f'model = "gpt-mock"\nmodel_provider = "mock"\nmodel_catalog_json = "{catalog}"\n\n'
+                f'[model_providers.mock]\nname = "mock"\n'
                 f'base_url = "{url}/v1"\nwire_api = "responses"\nenv_key = "MOCK_KEY"\n')
     env = place.env()
     env.update({"MOCK_KEY": "k", "CODEX_HOME": codex_home})

@@ -145,7 +145,11 @@ def anthropic_message(turn, n):
 def openai_stream(turn, n):
     """One model response as the Responses API streams it."""
     rid = f"resp_{n}"
-    if "tool" in turn:
+    if "freeform" in turn:
+        # A freeform tool (Codex's apply_patch): its input is the raw text.
+        item = {"type": "custom_tool_call", "id": f"ctc_{n}", "call_id": f"call_{n}", "name": turn["tool"],
+                "input": turn["freeform"], "status": "completed"}
+    elif "tool" in turn:
         item = {"type": "function_call", "id": f"fc_{n}", "call_id": f"call_{n}", "name": turn["tool"],
                 "arguments": json.dumps(turn["input"]), "status": "completed"}
     else:

@@ -38,8 +38,7 @@ def warnings(run):
     but for the warning the test harness itself causes."""
     return [e["item"]["message"] for e in run.events
             if e.get("type") == "item.completed" and e["item"].get("type") == "error"
-            and "dangerously-bypass-hook-trust" not in e["item"]["message"]
-            and "Model metadata" not in e["item"]["message"]]
+            and "dangerously-bypass-hook-trust" not in e["item"]["message"]]
 
 
 class Scenario(unittest.TestCase):
@@ -138,6 +137,19 @@ class Codex(Scenario):
             self.assertTrue(place.exists("project/rewritten.txt"), run.stdout[-2000:])
 
         self.both(check, hook(f"echo '{json.dumps(allow)}'"), [WRITE, DONE])
+
+    def test_apply_patch_is_matched_as_write_and_edit(self):
+        """Codex runs `Write|Edit` hooks for its apply_patch tool (its
+        matcher aliases), with `tool_name: apply_patch`."""
+        patch = "*** Begin Patch\n*** Add File: p.txt\n+hi\n*** End Patch\n"
+
+        def check(place, run):
+            self.assertFalse(place.exists("project/p.txt"))
+            self.assertIn("no edits today", run.shown_to_model())
+            self.assertIn('"tool_name":"apply_patch"', place.read("home/input"))
+
+        self.both(check, hook("cat > \"$HOME/input\"; echo 'no edits today' >&2; exit 2", matcher="Write|Edit"),
+                  [{"tool": "apply_patch", "freeform": patch}, DONE])
 
     def test_uninstall_gives_back_the_file_and_the_behaviour(self):
         original = hook("echo 'no shell today' >&2; exit 2")

@@ -68,6 +68,7 @@ scenarios! {
     Codex::test_context_at_session_start_and_on_the_prompt,
     Codex::test_a_stop_hook_makes_the_agent_go_on,
     Codex::test_a_rewrite_of_the_tool_input,
+    Codex::test_apply_patch_is_matched_as_write_and_edit,
     UnderHookshotOnly::test_the_closed_policy_blocks_a_hook_that_crashes_or_times_out,
     UnderHookshotOnly::test_built_ins_refuse_a_force_push,
     UnderHookshotOnly::test_an_untrusted_project_hook_does_not_run_until_trusted,

@@ -26,9 +26,16 @@ const TOOLS: &[(&str, &str, Renames)] = &[
     ("write_todos", "TodoWrite", &[]),
 ];
 
-/// Every name of the tool `name` other than `name` itself.
+/// Tools an agent lets matchers name by another agent's words, one way:
+/// Codex runs `Write` and `Edit` hooks for its `apply_patch` (its
+/// `HookToolName::apply_patch` matcher aliases, codex-rs 0.169), while the
+/// hook still reads `tool_name: "apply_patch"`; a `"apply_patch"` matcher
+/// does not fire on Claude Code's Write.
+const MATCHER_ALIASES: &[(&str, &[&str])] = &[("apply_patch", &["Write", "Edit"])];
+
+/// Every name a matcher may give the tool `name`, other than `name` itself.
 pub fn aliases(name: &str) -> impl Iterator<Item = &'static str> + '_ {
-    TOOLS.iter().filter_map(move |(gemini, claude, _)| {
+    let across = TOOLS.iter().filter_map(move |(gemini, claude, _)| {
         if *gemini == name && *claude != name {
             Some(*claude)
         } else if *claude == name && *gemini != name {
@@ -36,7 +43,12 @@ pub fn aliases(name: &str) -> impl Iterator<Item = &'static str> + '_ {
         } else {
             None
         }
-    })
+    });
+    let one_way = MATCHER_ALIASES
+        .iter()
+        .filter(move |(tool, _)| *tool == name)
+        .flat_map(|(_, names)| names.iter().copied());
+    across.chain(one_way)
 }
 
 /// Whether `a` and `b` name the same tool.
@@ -101,6 +113,11 @@ mod tests {
         assert_eq!(name_in(Dialect::Gemini, "Read"), "read_file");
         assert!(same_tool("Edit", "replace"));
         assert!(!same_tool("Edit", "write_file"));
+        // Codex's apply_patch answers to Write and Edit matchers; Claude
+        // Code's Write is not an apply_patch.
+        assert_eq!(aliases("apply_patch").collect::<Vec<_>>(), ["Write", "Edit"]);
+        assert!(same_tool("apply_patch", "Edit"));
+        assert!(!aliases("Write").any(|a| a == "apply_patch"));
         assert_eq!(
             aliases("Grep").collect::<Vec<_>>(),
             ["search_file_content", "grep_search"]
