@@ -595,6 +595,48 @@ fn claude_installed_plugins_load_when_enabled() {
     );
 }
 
+/// Two plugins that register the same command text are two hooks, as in
+/// Claude Code (each runs with its own `CLAUDE_PLUGIN_ROOT`): both
+/// plugins' SessionStart contexts reach the model.
+#[test]
+fn two_plugins_with_the_same_command_both_run() {
+    let p = Project::new();
+    let mut installed = serde_json::Map::new();
+    let mut enabled = serde_json::Map::new();
+    for name in ["alpha", "beta"] {
+        let dir = format!("home/.claude/plugins/cache/market/{name}/1.0.0");
+        p.write(
+            &format!("{dir}/.claude-plugin/plugin.json"),
+            &json!({"name": name, "version": "1.0.0"}).to_string(),
+        );
+        p.write(&format!("{dir}/start.sh"), &format!("echo \"context from {name}\"\n"));
+        p.write(
+            &format!("{dir}/hooks/hooks.json"),
+            &json!({"hooks": {"SessionStart": [{"hooks": [
+                {"type": "command", "command": "sh \"${CLAUDE_PLUGIN_ROOT}/start.sh\""}]}]}})
+            .to_string(),
+        );
+        installed.insert(
+            format!("{name}@market"),
+            json!([{"scope": "user", "installPath": p.path(&dir), "version": "1.0.0"}]),
+        );
+        enabled.insert(format!("{name}@market"), json!(true));
+    }
+    p.write(
+        "home/.claude/plugins/installed_plugins.json",
+        &json!({"version": 2, "plugins": installed}).to_string(),
+    );
+    p.write("home/.claude/settings.json", &json!({"enabledPlugins": enabled}).to_string());
+    let input = json!({"hook_event_name": "SessionStart", "session_id": "s", "source": "startup", "cwd": p.path("proj")});
+    let o = p.fire("SessionStart", &input, &["--agent-user-files"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o).to_string();
+    assert!(
+        out.contains("context from alpha") && out.contains("context from beta"),
+        "{out}"
+    );
+}
+
 /// A plugin the project enables (`enabledPlugins` in its
 /// `.claude/settings.json`) loads as the project's: it runs once the
 /// project is trusted, and untrusted it is reported, not skipped. A

@@ -600,6 +600,13 @@ impl Parser<'_> {
             HookAction::Http { url, .. } => url.clone(),
             _ => String::new(),
         });
+        // Claude Code keeps each plugin's hooks apart: two plugins that
+        // register the same command text (`${CLAUDE_PLUGIN_ROOT}/x.sh`)
+        // run two scripts, each with its own root.
+        let identity = match &self.cx.plugin {
+            Some((root, _)) => format!("{identity} (plugin {})", root.display()),
+            None => identity,
+        };
         // Claude Code enforces no timeout on an async hook; the ceiling
         // still ends one a session forgot.
         let timeout = if options.background == Background::Async {
