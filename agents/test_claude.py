@@ -124,6 +124,20 @@ class ClaudeCode(Scenario):
 
         self.both(check, settings(hooks), [WRITE, DONE])
 
+    def test_matchers_are_javascript_regular_expressions(self):
+        """A look-ahead fires on Bash; `\\<Bash` means a literal `<` in
+        JavaScript and fires on nothing (a word boundary in Rust's regex)."""
+        hooks = {"PreToolUse": [
+            {"matcher": "^(?!Read$).*", "hooks": [{"type": "command", "command": "echo 'look-ahead says no' >&2; exit 2"}]},
+            {"matcher": "\\<Bash", "hooks": [{"type": "command", "command": "echo 'boundary says no' >&2; exit 2"}]}]}
+
+        def check(place, run):
+            self.assertFalse(place.exists("project/out.txt"))
+            self.assertIn("look-ahead says no", run.shown_to_model())
+            self.assertNotIn("boundary says no", run.shown_to_model())
+
+        self.both(check, settings(hooks), [WRITE, DONE])
+
     def test_uninstall_gives_back_the_file_and_the_behaviour(self):
         original = settings(bash_hook("echo 'no shell today' >&2; exit 2"))
         place = self.place(original, True)

@@ -132,6 +132,22 @@ class GeminiCli(Scenario):
 
         self.both(check, hook("exit 0"), [WRITE, DONE])
 
+    def test_matchers_are_javascript_regular_expressions(self):
+        """A look-ahead fires on write_file; `\\<write_file` means a
+        literal `<` in JavaScript and fires on nothing."""
+        settings = dict(harness.GEMINI_AUTH, hooks={"BeforeTool": [
+            {"matcher": "^(?!read_file$).*", "hooks": [
+                {"type": "command", "command": "echo 'look-ahead says no' >&2; exit 2", "name": "ahead"}]},
+            {"matcher": "\\<write_file", "hooks": [
+                {"type": "command", "command": "echo 'boundary says no' >&2; exit 2", "name": "boundary"}]}]})
+
+        def check(place, run):
+            self.assertFalse(place.exists("project/out.txt"))
+            self.assertIn("look-ahead says no", run.shown_to_model())
+            self.assertNotIn("boundary says no", run.shown_to_model())
+
+        self.both(check, settings, [WRITE, DONE])
+
     def test_uninstall_gives_back_the_file_and_the_behaviour(self):
         original = hook("echo 'no writes today' >&2; exit 2")
         place = self.place(original, True)

@@ -626,8 +626,12 @@ fn two_plugins_with_the_same_command_both_run() {
         "home/.claude/plugins/installed_plugins.json",
         &json!({"version": 2, "plugins": installed}).to_string(),
     );
-    p.write("home/.claude/settings.json", &json!({"enabledPlugins": enabled}).to_string());
-    let input = json!({"hook_event_name": "SessionStart", "session_id": "s", "source": "startup", "cwd": p.path("proj")});
+    p.write(
+        "home/.claude/settings.json",
+        &json!({"enabledPlugins": enabled}).to_string(),
+    );
+    let input =
+        json!({"hook_event_name": "SessionStart", "session_id": "s", "source": "startup", "cwd": p.path("proj")});
     let o = p.fire("SessionStart", &input, &["--agent-user-files"], &[]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o).to_string();

@@ -371,7 +371,9 @@ fn codex_is_asked_for_no_timeout_it_would_clamp_in_front_of_the_user() {
     assert_eq!(timeout(&doc, "PreToolUse"), 600, "{doc}");
     // A registration an older hookshot wrote (600 s everywhere) is brought
     // up to date by installing again, in the same place.
-    let old = std::fs::read_to_string(&hooks).unwrap().replace("\"timeout\": 3", "\"timeout\": 600");
+    let old = std::fs::read_to_string(&hooks)
+        .unwrap()
+        .replace("\"timeout\": 3", "\"timeout\": 600");
     std::fs::write(&hooks, &old).unwrap();
     let out = install(&p, &["--agent", "codex"]);
     assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));

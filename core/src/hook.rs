@@ -92,6 +92,13 @@ pub enum MatcherSpec {
     Regex(String),
     /// The whole target matches this regular expression (Claude's rule).
     FullRegex(String),
+    /// A JavaScript regular expression (Claude Code's and gemini-cli's
+    /// matchers), tested anywhere in the target, that the `regex` crate
+    /// would read otherwise or refuse: look-arounds (`^(?!Read$).*`),
+    /// back-references, `\<` (a literal `<` in JavaScript), `[^]`, ASCII
+    /// `\d`/`\w`/`\b`. Run by an ECMAScript engine; a JavaScript
+    /// matcher the `regex` crate reads the same way is a `Regex`.
+    Script(String),
     /// Claude-style argument filters, any of which may match: the tool is
     /// named exactly and its main argument (the command, the file path)
     /// matches the glob: `Bash(git push*)`, `Write(src/**)`.

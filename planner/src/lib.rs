@@ -119,6 +119,9 @@ struct EventIndex {
     regex: Option<RegexSet>,
     /// For pattern `i` of `regex`, the hook it belongs to.
     regex_hooks: Vec<u32>,
+    /// JavaScript matchers the `regex` crate would read otherwise, each on
+    /// the ECMAScript engine, and the hook of each.
+    scripts: Vec<(regress::Regex, u32)>,
     /// Some hook of this event has an `if` rule (plans then depend on the
     /// whole call, not on the name alone).
     has_conditions: bool,
@@ -270,6 +273,14 @@ impl Planner {
                         ids.push(id);
                     }
                 }
+                MatcherSpec::Script(p) => {
+                    let re = regress::Regex::with_flags(p, "").map_err(|e| Error {
+                        hook: h.label().to_string(),
+                        provenance: h.provenance.to_string(),
+                        message: e.to_string(),
+                    })?;
+                    c.idx.scripts.push((re, id));
+                }
                 MatcherSpec::Regex(p) | MatcherSpec::FullRegex(p) => {
                     let full = matches!(spec, MatcherSpec::FullRegex(_));
                     match classify::probes(p, full) {
@@ -393,6 +404,12 @@ impl Planner {
         if let Some(set) = &idx.regex {
             ids.extend(set.matches(name).iter().map(|p| idx.regex_hooks[p]));
         }
+        ids.extend(
+            idx.scripts
+                .iter()
+                .filter(|(re, _)| re.find(name).is_some())
+                .map(|(_, id)| *id),
+        );
         if let (Some((set, hooks)), Some(arg)) = (idx.arg_filters.get(name), argument) {
             ids.extend(set.matches(arg).into_iter().map(|g| hooks[g]));
         }
@@ -546,6 +563,7 @@ pub fn naive_plan(hooks: &[Arc<HookDef>], event: EventKind, target: Target<'_>) 
         MatcherSpec::Any => true,
         MatcherSpec::Exact(names) => names.iter().any(|n| n == name),
         MatcherSpec::Regex(p) => regex::Regex::new(p).is_ok_and(|r| r.is_match(name)),
+        MatcherSpec::Script(p) => regress::Regex::with_flags(p, "").is_ok_and(|r| r.find(name).is_some()),
         MatcherSpec::FullRegex(p) => regex::Regex::new(&format!("^(?:{p})$")).is_ok_and(|r| r.is_match(name)),
         MatcherSpec::ToolArgs(filters) => filters.iter().any(|(tool, glob)| {
             tool == name

@@ -274,6 +274,9 @@ fn matcher() -> impl Strategy<Value = MatcherSpec> {
             "re.*_f.*",
         ])
         .prop_map(|p| MatcherSpec::FullRegex(p.into())),
+        // JavaScript-only matchers, on the ECMAScript engine.
+        prop::sample::select(vec!["^(?!Bash$).*", "\\<Bash", "(?<=mcp__)s1", "^\\w+_file$", "(.)\\1"])
+            .prop_map(|p| MatcherSpec::Script(p.into())),
     ]
 }
 

@@ -34,8 +34,8 @@ pub use position::Positions;
 pub use read::{MAX_SETTINGS_BYTES, ReadError, read_capped, read_settings, sha256_hex};
 pub use schema::schema;
 pub use settings::{
-    AUDIT_KEEP, AUDIT_MAX_BYTES, BUILTINS, BuiltinSetting, MAX_TIMEOUT_SECS, SettingsFile, blank_comments,
-    compile_matcher, parse,
+    AUDIT_KEEP, AUDIT_MAX_BYTES, BUILTINS, BuiltinSetting, MAX_TIMEOUT_SECS, RegexFlavour, SettingsFile,
+    blank_comments, compile_matcher, parse,
 };
 pub use trust::{
     ABSENT, CommandPaths, HOOK_FOLDERS, MAX_COVERED_FILES, TrustEntry, TrustError, TrustStore, covered_files,
@@ -100,6 +100,19 @@ impl Source {
         }
     }
 
+    /// Whether the file is Codex's (`.codex/hooks.json`, `.codex/config.toml`,
+    /// or what `--import` moved out of them): Claude Code's format, but
+    /// matchers are the `regex` crate's, as Codex (in Rust) reads them.
+    pub fn codex_file(&self) -> bool {
+        let name = self.path.file_name().and_then(|n| n.to_str());
+        let dir = self.path.parent().and_then(Path::file_name).and_then(|d| d.to_str());
+        match (dir, name) {
+            (Some(".codex"), Some("hooks.json" | "config.toml")) => true,
+            (Some(IMPORTED_DIR), Some("codex.json")) => self.in_hookshot_dir(),
+            _ => false,
+        }
+    }
+
     /// Whether the file is in `hookshot/imported/` or `.hookshot/imported/`
     /// (not in any folder that happens to be called `imported`).
     fn in_hookshot_dir(&self) -> bool {
@@ -141,6 +154,7 @@ impl Source {
             dialect,
             plugin,
             project: self.workspace.clone(),
+            rust_regex: self.codex_file(),
         }
     }
 

@@ -20,9 +20,18 @@ fn a_timeout_the_agent_accepts_is_taken_and_clamped_with_a_note() {
     // A published Claude hook collection writes 120000 (meant as
     // milliseconds); Claude Code runs it, and Codex writes `timeoutSec`.
     for (text, secs) in [
-        (r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "timeout": 120000}]}]}}"#, 86_400),
-        (r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "timeout": 1e300}]}]}}"#, 86_400),
-        (r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "timeoutSec": 7}]}]}}"#, 7),
+        (
+            r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "timeout": 120000}]}]}}"#,
+            86_400,
+        ),
+        (
+            r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "timeout": 1e300}]}]}}"#,
+            86_400,
+        ),
+        (
+            r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "timeoutSec": 7}]}]}}"#,
+            7,
+        ),
         (
             r#"{"hooksConfig": {"enabled": true}, "hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "x", "timeout": 1e12}]}]}}"#,
             86_400,
@@ -176,7 +185,7 @@ fn a_regex_the_engine_refuses_is_the_file_s_error_with_its_line() {
     // file is refused here, never left for the planner to fail on, which
     // would stop every other file's hooks too.
     let text = r#"{"hooks": {
-  "BeforeTool": [{"matcher": "(?:\\w{1000}){1000}", "hooks": [{"type": "command", "command": "x"}]}]
+  "BeforeTool": [{"matcher": "(?:a{1000}){1000}", "hooks": [{"type": "command", "command": "x"}]}]
 }}"#;
     let msg = errors("big.json", text);
     assert!(
@@ -545,7 +554,7 @@ mod properties {
 
 #[test]
 fn claude_argument_filters() {
-    let m = |s: &str| compile_matcher(s, Dialect::Claude, EventKind::BeforeTool);
+    let m = |s: &str| compile_matcher(s, Dialect::Claude, EventKind::BeforeTool, RegexFlavour::Ecma);
     assert_eq!(
         m("Bash(git push:*)|Write(src/**)").unwrap(),
         MatcherSpec::ToolArgs(vec![
@@ -573,9 +582,61 @@ fn claude_argument_filters() {
         m("mcp__memory").unwrap(),
         MatcherSpec::Exact(vec!["mcp__memory".into()])
     );
-    let file = compile_matcher(".envrc|.env", Dialect::Claude, EventKind::FileChanged).unwrap();
+    let file = compile_matcher(
+        ".envrc|.env",
+        Dialect::Claude,
+        EventKind::FileChanged,
+        RegexFlavour::Ecma,
+    )
+    .unwrap();
     assert_eq!(file, MatcherSpec::Regex(".envrc|.env".into()));
     assert!(m("Write(src/[)").unwrap_err().contains("invalid argument glob"));
+}
+
+/// Claude Code and gemini-cli match with JavaScript regular expressions,
+/// Codex with the `regex` crate: each file's matchers are read as its
+/// agent reads them, and a JavaScript pattern the `regex` crate reads the
+/// same way stays on it (one set, linear time).
+#[test]
+fn matchers_are_read_with_their_agents_regex_engine() {
+    let js = |s: &str| compile_matcher(s, Dialect::Claude, EventKind::BeforeTool, RegexFlavour::Ecma);
+    let gemini = |s: &str| compile_matcher(s, Dialect::Gemini, EventKind::BeforeTool, RegexFlavour::Ecma);
+    let codex = |s: &str| compile_matcher(s, Dialect::Claude, EventKind::BeforeTool, RegexFlavour::Rust);
+    for same in [
+        "^mcp__srv0__.*|Write_0",
+        "Edit.*",
+        "mcp__gh__(create|update)_issue",
+        "^[A-Z][a-z]+$",
+        "a{2,3}",
+        "x\\.y",
+    ] {
+        assert_eq!(js(same).unwrap(), MatcherSpec::Regex(same.into()), "{same}");
+    }
+    for script in ["^(?!Read$).*", "\\<Bash", "(\\w)\\1", "[^]", "\\d+", "a{", "(?<n>x)"] {
+        assert_eq!(js(script).unwrap(), MatcherSpec::Script(script.into()), "{script}");
+        assert_eq!(gemini(script).unwrap(), MatcherSpec::Script(script.into()), "{script}");
+    }
+    // Codex reads a look-ahead as the `regex` crate does: it refuses it.
+    assert!(codex("^(?!Read$).*").unwrap_err().contains("invalid matcher regex"));
+    assert_eq!(codex("\\<Bash").unwrap(), MatcherSpec::Regex("\\<Bash".into()));
+    // What JavaScript refuses is refused, with the engine's reason.
+    assert!(js("(?<=a").unwrap_err().contains("invalid matcher regex"));
+    // A backtracking engine can take exponential time on nested repetition.
+    // (`(a+)+$` alone reads the same in the `regex` crate, which is linear.)
+    assert_eq!(js("(a+)+$").unwrap(), MatcherSpec::Regex("(a+)+$".into()));
+    for bad in ["(a+)+$(?!x)", "^(\\w*x?)*y(?=z)", "((ab)*c)*(?!d)"] {
+        assert!(js(bad).unwrap_err().contains("exponential"), "{bad}");
+    }
+    assert_eq!(js("(ab)+(?!c)").unwrap(), MatcherSpec::Script("(ab)+(?!c)".into()));
+    // The place of the file decides: Codex's own and what was imported from it.
+    for (path, rust) in [
+        ("/h/.codex/hooks.json", true),
+        ("/h/.config/hookshot/imported/codex.json", true),
+        ("/h/.claude/settings.json", false),
+        ("/h/.config/hookshot/imported/claude.json", false),
+    ] {
+        assert_eq!(Source::new(path, SourceKind::User).codex_file(), rust, "{path}");
+    }
 }
 
 /// `~/.claude.json` is read for its MCP servers only (the user's and this
@@ -587,6 +648,7 @@ fn claude_state_yields_servers_and_places_problems() {
         dialect: None,
         plugin: None,
         project: Some("/p".into()),
+        rust_regex: false,
     };
     let f = settings::parse_with(Path::new("/h/.claude.json"), text, SourceKind::User, &cx).unwrap();
     let names: Vec<&str> = f.mcp_servers.iter().map(|d| d.name.as_str()).collect();

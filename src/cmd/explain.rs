@@ -156,6 +156,7 @@ fn matcher(h: &HookDef) -> String {
         MatcherSpec::Any => "*".into(),
         MatcherSpec::Exact(names) => names.join("|"),
         MatcherSpec::Regex(r) => format!("/{r}/"),
+        MatcherSpec::Script(r) => format!("/{r}/ (JavaScript regex, ECMAScript engine)"),
         MatcherSpec::FullRegex(r) => format!("/^{r}$/"),
         MatcherSpec::ToolArgs(v) => v.iter().map(|(t, g)| format!("{t}({g})")).collect::<Vec<_>>().join("|"),
     }

@@ -76,7 +76,7 @@ fn write_list(out: &mut impl Write, rows: &[Listed<'_>]) -> std::io::Result<()> 
             let m = match r.matcher {
                 MatcherSpec::Any => "*".to_string(),
                 MatcherSpec::Exact(names) => names.join("|"),
-                MatcherSpec::Regex(p) | MatcherSpec::FullRegex(p) => p.clone(),
+                MatcherSpec::Regex(p) | MatcherSpec::FullRegex(p) | MatcherSpec::Script(p) => p.clone(),
                 MatcherSpec::ToolArgs(rules) => rules
                     .iter()
                     .map(|(tool, glob)| format!("{tool}({glob})"))

@@ -109,7 +109,7 @@ impl Parser<'_> {
                         }
                     } else if let Some(m) = f.get("tool_matcher") {
                         match m.as_str() {
-                            Some(m) => match compile_matcher(m, Dialect::Jcli, event) {
+                            Some(m) => match compile_matcher(m, Dialect::Jcli, event, RegexFlavour::Rust) {
                                 Ok(spec) => matcher = spec,
                                 Err(e) => self.error(&format!("{fp}/tool_matcher"), e),
                             },

@@ -323,7 +323,12 @@ impl Parser<'_> {
                 if event.match_target() == MatchTarget::None && !m.is_empty() && m != "*" {
                     self.warn(&mp, format!("{event} ignores matchers; \"{m}\" has no effect"));
                 }
-                match compile_matcher(m, dialect, event) {
+                let flavour = if self.cx.rust_regex {
+                    RegexFlavour::Rust
+                } else {
+                    RegexFlavour::of(dialect)
+                };
+                match compile_matcher(m, dialect, event, flavour) {
                     Ok(spec) => spec,
                     Err(e) => {
                         self.error(&mp, e);

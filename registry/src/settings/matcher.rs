@@ -2,12 +2,37 @@
 
 use super::*;
 
+/// Whose regular expressions a file's matchers are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RegexFlavour {
+    /// JavaScript's, without flags (Claude Code and gemini-cli run
+    /// `new RegExp(matcher)`).
+    Ecma,
+    /// The `regex` crate's (Codex, jcli; picoclaw's Go RE2 reads the same).
+    Rust,
+}
+
+impl RegexFlavour {
+    /// The flavour of a dialect's own agent.
+    pub fn of(dialect: Dialect) -> RegexFlavour {
+        match dialect {
+            Dialect::Claude | Dialect::Gemini => RegexFlavour::Ecma,
+            Dialect::Jcli | Dialect::Picoclaw => RegexFlavour::Rust,
+        }
+    }
+}
+
 /// A matcher string as `dialect` defines it. gemini: tool events match by
 /// unanchored regex, trigger events exactly. Claude (and jcli): `*` or empty
 /// for all, plain names and `A|B` lists exactly, `Tool(glob)` filters on the
 /// tool's main argument (`Bash(git push*)`, `Write(src/**)`), anything else
-/// a full regex.
-pub fn compile_matcher(m: &str, dialect: Dialect, event: EventKind) -> Result<MatcherSpec, String> {
+/// a full regex. Regular expressions are read in `flavour`.
+pub fn compile_matcher(
+    m: &str,
+    dialect: Dialect,
+    event: EventKind,
+    flavour: RegexFlavour,
+) -> Result<MatcherSpec, String> {
     let m = m.trim();
     if m.is_empty() || m == "*" {
         return Ok(MatcherSpec::Any);
@@ -19,10 +44,7 @@ pub fn compile_matcher(m: &str, dialect: Dialect, event: EventKind) -> Result<Ma
     }
     let trigger = matches!(event.match_target(), MatchTarget::Trigger(_));
     match dialect {
-        Dialect::Gemini | Dialect::Picoclaw if !trigger => {
-            regex_check(m)?;
-            Ok(MatcherSpec::Regex(m.to_string()))
-        }
+        Dialect::Gemini | Dialect::Picoclaw if !trigger => unanchored(m, flavour),
         Dialect::Gemini | Dialect::Picoclaw => Ok(MatcherSpec::Exact(vec![m.to_string()])),
         // Claude Code: letters, digits, `_`, `-`, spaces, `,` and `|` only
         // make a list of exact names (split on `|` or `,`); FileChanged and
@@ -42,8 +64,7 @@ pub fn compile_matcher(m: &str, dialect: Dialect, event: EventKind) -> Result<Ma
                     .collect();
                 return Ok(MatcherSpec::Exact(names));
             }
-            regex_check(m)?;
-            Ok(MatcherSpec::Regex(m.to_string()))
+            unanchored(m, flavour)
         }
         Dialect::Jcli => {
             let is_names = m.split('|').all(|n| {
@@ -96,6 +117,138 @@ fn tool_arg_filters(m: &str) -> Result<Option<Vec<(String, String)>>, String> {
     Ok(Some(out))
 }
 
+/// A regex tested anywhere in the target, in `flavour`. A JavaScript
+/// pattern the `regex` crate reads the same way runs there (linear time,
+/// in one set with the others); any other runs on an ECMAScript engine.
+fn unanchored(m: &str, flavour: RegexFlavour) -> Result<MatcherSpec, String> {
+    if flavour == RegexFlavour::Rust || hookshot_core::literal_alternatives(m).is_some() || reads_the_same(m) {
+        regex_check(m)?;
+        return Ok(MatcherSpec::Regex(m.to_string()));
+    }
+    regress::Regex::with_flags(m, "").map_err(|e| format!("invalid matcher regex \"{m}\": {e}"))?;
+    if let Some(at) = nested_repetition(m) {
+        // The ECMAScript engine backtracks: `(a+)+$` takes exponential time
+        // on a long enough name, and a hook that hangs the agent is worse
+        // than one refused with its line.
+        return Err(format!(
+            "matcher regex \"{m}\" repeats a group that itself repeats (at \"{at}\"): a JavaScript engine can take exponential time on it; hookshot refuses it (write it without the nested repetition)"
+        ));
+    }
+    Ok(MatcherSpec::Script(m.to_string()))
+}
+
+/// Whether the `regex` crate reads the JavaScript pattern `m` (no flags) as
+/// JavaScript does, on the names matchers see (tool names, sources,
+/// triggers: no line breaks). Conservative: literals, `.`, `|`, groups and
+/// `(?:`, classes of plain characters, the quantifiers, `^`, `$` and
+/// escaped punctuation. Look-arounds, back-references, letter escapes
+/// (`\d` is ASCII in JavaScript, Unicode in `regex`; `\<` is a literal
+/// `<` in JavaScript, a word boundary in `regex`), `[^]`, inline flags,
+/// braces that are not a quantifier and class set operations are not.
+fn reads_the_same(m: &str) -> bool {
+    const PUNCT: &str = ".*+?()[]{}|\\/^$-";
+    let c: Vec<char> = m.chars().collect();
+    let mut i = 0;
+    let mut class: Option<usize> = None;
+    while i < c.len() {
+        let ch = c[i];
+        if let Some(start) = class {
+            match ch {
+                '\\' => match c.get(i + 1) {
+                    Some(x) if PUNCT.contains(*x) => i += 1,
+                    _ => return false,
+                },
+                '[' => return false,
+                ']' if i == start => return false,
+                ']' => class = None,
+                '&' | '~' | '-' if c.get(i + 1) == Some(&ch) => return false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        match ch {
+            '\\' => match c.get(i + 1) {
+                Some(x) if PUNCT.contains(*x) => i += 1,
+                _ => return false,
+            },
+            '[' => {
+                let start = if c.get(i + 1) == Some(&'^') { i + 2 } else { i + 1 };
+                class = Some(start);
+                i = start;
+                continue;
+            }
+            '(' if c.get(i + 1) == Some(&'?') && c.get(i + 2) != Some(&':') => return false,
+            '{' => {
+                let Some(len) = c[i + 1..].iter().position(|x| *x == '}') else {
+                    return false;
+                };
+                let inner: String = c[i + 1..i + 1 + len].iter().collect();
+                let mut parts = inner.splitn(2, ',');
+                let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+                let ok = parts.next().is_some_and(digits) && parts.next().is_none_or(|s| s.is_empty() || digits(s));
+                if !ok || i == 0 {
+                    return false;
+                }
+                i += len + 1;
+            }
+            '}' => return false,
+            _ => {}
+        }
+        i += 1;
+    }
+    class.is_none()
+}
+
+/// The first group of `m` that repeats (`*`, `+`, `{n,}`) while holding a
+/// repetition itself, as the text from the group's start; `None` when none.
+fn nested_repetition(m: &str) -> Option<String> {
+    let c: Vec<char> = m.chars().collect();
+    // For each open group: where it starts, whether it holds a repetition.
+    let mut open: Vec<(usize, bool)> = Vec::new();
+    let repeats = |at: usize| match c.get(at) {
+        Some('*' | '+') => true,
+        Some('{') => {
+            let inner: String = c[at + 1..].iter().take_while(|x| **x != '}').collect();
+            inner.ends_with(',')
+                || inner
+                    .split(',')
+                    .nth(1)
+                    .is_some_and(|n| n.parse::<u32>().is_ok_and(|n| n > 1))
+        }
+        _ => false,
+    };
+    let mut i = 0;
+    let mut in_class = false;
+    while i < c.len() {
+        match c[i] {
+            '\\' => i += 1,
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            _ if in_class => {}
+            '(' => open.push((i, false)),
+            ')' => {
+                if let Some((start, inner)) = open.pop() {
+                    if inner && repeats(i + 1) {
+                        return Some(c[start..=(i + 1).min(c.len() - 1)].iter().collect());
+                    }
+                    if let Some(outer) = open.last_mut() {
+                        outer.1 |= inner || repeats(i + 1);
+                    }
+                }
+            }
+            _ if repeats(i) => {
+                if let Some(g) = open.last_mut() {
+                    g.1 = true;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// Plain names need no check; anything else is compiled, not only parsed:
 /// a regex can parse and still be refused by the engine (over its size
 /// limit), and that must be this file's problem, named with its line, not
@@ -110,4 +263,77 @@ fn regex_check(m: &str) -> Result<(), String> {
             e.to_string().lines().last().unwrap_or("").trim()
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::reads_the_same;
+
+    /// Patterns of the JavaScript syntax both engines share, and some they
+    /// do not (`\d`, look-arounds, `\<`), mixed.
+    fn pattern() -> impl Strategy<Value = String> {
+        let atom = prop_oneof![
+            "[abAB_:/0-]".prop_map(|s| s.to_string()),
+            Just(".".to_string()),
+            Just("\\.".to_string()),
+            Just("[ab]".to_string()),
+            Just("[^a_]".to_string()),
+            Just("[a-c]".to_string()),
+            Just("\\d".to_string()),
+            Just("\\<".to_string()),
+            Just("(?!a)".to_string()),
+        ];
+        let quantified = (
+            atom,
+            prop_oneof![Just(""), Just("*"), Just("+"), Just("?"), Just("{1,2}"), Just("{2}")],
+        )
+            .prop_map(|(a, q)| format!("{a}{q}"));
+        let seq = prop::collection::vec(quantified, 1..4).prop_map(|v| v.concat());
+        let group = prop_oneof![
+            seq.clone(),
+            seq.clone().prop_map(|s| format!("({s})")),
+            seq.clone().prop_map(|s| format!("(?:{s})+")),
+        ];
+        (prop::collection::vec(group, 1..3), any::<bool>(), any::<bool>()).prop_map(|(alts, start, end)| {
+            format!(
+                "{}{}{}",
+                if start { "^" } else { "" },
+                alts.join("|"),
+                if end { "$" } else { "" }
+            )
+        })
+    }
+
+    proptest! {
+        /// Whatever `reads_the_same` lets the `regex` crate run matches
+        /// exactly what the ECMAScript engine matches, on names (any text
+        /// without a carriage return or a line or paragraph separator,
+        /// which `.` in JavaScript also excludes).
+        #[test]
+        fn what_reads_the_same_matches_the_same(p in pattern(), names in prop::collection::vec("[abAB_:/0.\n٣-]{0,6}", 8)) {
+            let Ok(js) = regress::Regex::with_flags(&p, "") else { return Ok(()) };
+            if reads_the_same(&p) {
+                let rust = regex::Regex::new(&p);
+                prop_assert!(rust.is_ok(), "{p}: {rust:?}");
+                let rust = rust.unwrap();
+                for n in &names {
+                    prop_assert_eq!(rust.is_match(n), js.find(n).is_some(), "{} on {:?}", p, n);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_letter_escapes_and_look_arounds_do_not_read_the_same() {
+        for p in [
+            "\\d", "\\w", "\\b", "\\<", "(?=a)", "(?i)a", "[^]", "[]a]", "a{", "{2}", "[a&&b]", "a\\1",
+        ] {
+            assert!(!reads_the_same(p), "{p}");
+        }
+        for p in ["^mcp__.*", "Edit|Write", "a{2,}", "[\\]a]", "x\\.y", "(?:ab)+$"] {
+            assert!(reads_the_same(p), "{p}");
+        }
+    }
 }

@@ -31,7 +31,7 @@ pub(crate) use builtins::BUILTIN_OPTIONS;
 pub use builtins::BUILTINS;
 use claude_state::claude_state;
 use json::{CLAUDE_ONLY_KEYS, detect_json_dialect};
-pub use matcher::compile_matcher;
+pub use matcher::{RegexFlavour, compile_matcher};
 pub(crate) use picoclaw::PICOCLAW_PROCESS_KEYS;
 
 /// What one settings file contributes.
@@ -104,6 +104,8 @@ pub struct Context {
     /// The project the file is read for: `~/.claude.json` keeps each
     /// project's own MCP servers under `projects.<path>`.
     pub project: Option<std::path::PathBuf>,
+    /// Matchers are the `regex` crate's (Codex's files), not JavaScript's.
+    pub rust_regex: bool,
 }
 
 /// [`parse`] with what the file's place says about it.
