@@ -112,16 +112,22 @@ fn plant(s: &Sandbox, rel: &str, kind: &str) {
             r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "commnd", "command": "touch pwned"}]}]}}"#,
         )
         .unwrap(),
+        // Taken and clamped, as the agents take it (so its hook is a real
+        // one when the project is trusted): it must neither crash hookshot
+        // nor stop the user's guard.
         "huge-timeout" => std::fs::write(
             &p,
-            r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "touch pwned", "timeout": 1e300}]}]}}"#,
+            r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "exit 0", "timeout": 1e300}]}]}}"#,
         )
         .unwrap(),
         "bad-byte" => std::fs::write(&p, b"{\"hooks\": {\xff}}").unwrap(),
         "yaml-bomb" => {
             let mut t = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
             for i in 1..9 {
-                t.push_str(&format!("a{i}: &a{i} [{}]\n", vec![format!("*a{}", i - 1); 10].join(", ")));
+                t.push_str(&format!(
+                    "a{i}: &a{i} [{}]\n",
+                    vec![format!("*a{}", i - 1); 10].join(", ")
+                ));
             }
             std::fs::write(&p, t).unwrap();
         }

@@ -279,6 +279,7 @@ fn import_moves_what_hookshot_runs_and_leaves_the_rest_where_the_agent_runs_it()
             "PreToolUse": [
                 {"matcher": "Bash", "hooks": [{"type": "command", "command": "sh guard.sh"}]},
                 {"matcher": "^(?!Read$).*", "hooks": [{"type": "command", "command": "sh lookahead.sh"}]},
+                {"matcher": "(Ba+)+(?!x)", "hooks": [{"type": "command", "command": "sh nested.sh"}]},
                 {"matcher": "Write", "hooks": [{"type": "prompt", "prompt": "is this safe?"}]}
             ],
             "WorktreeCreate": [{"hooks": [{"type": "command", "command": "sh make-tree.sh"}]}]
@@ -290,16 +291,18 @@ fn import_moves_what_hookshot_runs_and_leaves_the_rest_where_the_agent_runs_it()
     let (_, stderr) = text(&out);
     assert!(stderr.contains("WorktreeCreate [sh make-tree.sh]"), "{stderr}");
     assert!(stderr.contains("\"prompt\" hook"), "{stderr}");
-    assert!(stderr.contains("lookahead.sh"), "{stderr}");
+    // A matcher hookshot refuses (nested repetition on the JavaScript
+    // engine) stays where Claude Code runs it; a look-ahead moves.
+    assert!(stderr.contains("nested.sh"), "{stderr}");
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
     let s = doc.to_string();
-    assert!(!s.contains("guard.sh"), "{s}");
-    for stays in ["lookahead.sh", "is this safe?", "make-tree.sh"] {
+    assert!(!s.contains("guard.sh") && !s.contains("lookahead.sh"), "{s}");
+    for stays in ["nested.sh", "is this safe?", "make-tree.sh"] {
         assert!(s.contains(stays), "{stays} left the agent's file: {s}");
     }
     let imported = std::fs::read_to_string(p.path("home/.config/hookshot/imported/claude.json")).unwrap();
     assert!(
-        imported.contains("guard.sh") && !imported.contains("lookahead"),
+        imported.contains("guard.sh") && imported.contains("lookahead.sh") && !imported.contains("nested"),
         "{imported}"
     );
     // The import loads: no entry in it breaks the rest.
