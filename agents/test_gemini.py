@@ -148,6 +148,21 @@ class GeminiCli(Scenario):
 
         self.both(check, settings, [WRITE, DONE])
 
+    def test_a_hooks_env_and_the_variables_in_its_command(self):
+        """gemini-cli adds a hook's own `env` to its environment and
+        replaces `$GEMINI_PROJECT_DIR` (and its other variables) in the
+        command text before the shell reads it: inside single quotes too."""
+        settings = dict(harness.GEMINI_AUTH, hooks={"BeforeTool": [{"matcher": "write_file", "hooks": [
+            {"type": "command", "name": "env", "env": {"HOOK_COLOUR": "teal"},
+             "command": "echo \"$HOOK_COLOUR\" > \"$HOME/colour\"; echo '$GEMINI_PROJECT_DIR' > \"$HOME/dir\""}]}]})
+
+        def check(place, run):
+            self.assertTrue(place.exists("project/out.txt"))
+            self.assertEqual(place.read("home/colour").strip(), "teal")
+            self.assertEqual(place.read("home/dir").strip(), os.path.join(place.root, "project"))
+
+        self.both(check, settings, [WRITE, DONE])
+
     def test_uninstall_gives_back_the_file_and_the_behaviour(self):
         original = hook("echo 'no writes today' >&2; exit 2")
         place = self.place(original, True)

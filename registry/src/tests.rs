@@ -51,6 +51,33 @@ fn a_timeout_the_agent_accepts_is_taken_and_clamped_with_a_note() {
     }
 }
 
+/// gemini-cli adds a hook's own `env` to its environment.
+#[test]
+fn a_gemini_hook_s_env_is_its_own() {
+    let f = parse_str(
+        "s.json",
+        r#"{"hooksConfig": {"enabled": true}, "hooks": {"BeforeTool": [{"hooks": [
+            {"type": "command", "command": "x", "env": {"COLOUR": "teal", "N": 5}}]}]}}"#,
+    )
+    .unwrap();
+    assert!(f.warnings.is_empty(), "{:?}", f.warnings);
+    assert_eq!(
+        f.hooks[0].options.env,
+        [
+            ("COLOUR".to_string(), "teal".to_string()),
+            ("N".to_string(), "5".to_string())
+        ]
+    );
+    let msg = errors(
+        "s.json",
+        r#"{"hooksConfig": {"enabled": true}, "hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "x", "env": "A=1"}]}]}}"#,
+    );
+    assert!(
+        msg.contains("/hooks/BeforeTool/0/hooks/0/env: expected an object of variables"),
+        "{msg}"
+    );
+}
+
 #[test]
 fn gemini_file_parses() {
     let f = parse_str(

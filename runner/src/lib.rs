@@ -295,6 +295,84 @@ fn placeholders<'a>(word: &'a str, env: &RunEnv) -> std::borrow::Cow<'a, str> {
     out.into()
 }
 
+/// A gemini-cli command line as gemini-cli hands it to the shell: it
+/// replaces `$GEMINI_PROJECT_DIR`, `$GEMINI_CWD`, `$GEMINI_PLANS_DIR`,
+/// `$GEMINI_SESSION_ID` and `$CLAUDE_PROJECT_DIR` in the text first, in
+/// that order, each value quoted for the shell (so `'$GEMINI_CWD'` is the
+/// folder too); `${...}` and other variables are the shell's.
+fn gemini_variables<'a>(command: &'a str, env: &RunEnv) -> std::borrow::Cow<'a, str> {
+    const NAMES: [(&str, &str); 5] = [
+        ("$GEMINI_PROJECT_DIR", "GEMINI_PROJECT_DIR"),
+        ("$GEMINI_CWD", "GEMINI_CWD"),
+        ("$GEMINI_PLANS_DIR", "GEMINI_PLANS_DIR"),
+        ("$GEMINI_SESSION_ID", "GEMINI_SESSION_ID"),
+        ("$CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"),
+    ];
+    if !NAMES.iter().any(|(text, _)| command.contains(text)) {
+        return command.into();
+    }
+    let mut out = command.to_string();
+    for (text, var) in NAMES {
+        if out.contains(text) {
+            let value = env
+                .var(var)
+                .filter(|v| !v.is_empty())
+                .map(|v| shell_quote(&v))
+                .unwrap_or_default();
+            out = out.replace(text, &value);
+        }
+    }
+    out.into()
+}
+
+/// One word quoted the way gemini-cli quotes it (the `shell-quote`
+/// package's `quote`): bare when safe, else single or double quotes, else
+/// each special character escaped.
+fn shell_quote(s: &str) -> String {
+    let space = |c: char| c.is_whitespace() || c == '\u{feff}';
+    if s.is_empty() {
+        return "''".into();
+    }
+    if s.chars().any(|c| c == '"' || c == '\\' || space(c)) && !s.contains('\'') {
+        return format!("'{s}'");
+    }
+    if s.chars().any(|c| c == '"' || c == '\'' || space(c)) {
+        let mut out = String::from('"');
+        for c in s.chars() {
+            if matches!(c, '"' | '\\' | '$' | '`' | '!') {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        out.push('"');
+        return out;
+    }
+    const SPECIAL: &str = "#!\"$&'()*,:;<=>?@[\\]^`{|}";
+    let c: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len() + 4);
+    let mut i = 0;
+    while i < c.len() {
+        // `C:` before a special character keeps its colon unescaped.
+        if c[i].is_ascii_alphabetic()
+            && c.get(i + 1) == Some(&':')
+            && c.get(i + 2).is_some_and(|x| SPECIAL.contains(*x))
+        {
+            out.push(c[i]);
+            out.push(':');
+            out.push('\\');
+            out.push(c[i + 2]);
+            i += 3;
+            continue;
+        }
+        if SPECIAL.contains(c[i]) {
+            out.push('\\');
+        }
+        out.push(c[i]);
+        i += 1;
+    }
+    out
+}
+
 /// What a command hook runs.
 #[derive(Debug, Clone, Copy)]
 pub enum Program<'a> {
@@ -759,6 +837,7 @@ impl Runner {
         // CPU quota, which is not the hook's time to spend.
         let permits = self.permits();
         let deadline = deadline.min(Instant::now() + hook.timeout);
+        let gemini_line;
         let command = match &hook.action {
             HookAction::InProcess { name } => return self.run_in_process(hook, name, input),
             HookAction::Persistent { process, observe } => {
@@ -819,6 +898,10 @@ impl Runner {
                         deadline,
                     )
                     .await;
+            }
+            HookAction::Command { command } if hook.dialect == hookshot_core::Dialect::Gemini => {
+                gemini_line = gemini_variables(command, env);
+                Program::Line(&gemini_line)
             }
             HookAction::Command { command } => Program::Line(command),
             HookAction::Exec { program, args } => Program::Argv(program, args),
@@ -1034,5 +1117,54 @@ impl Runner {
             duration: start.elapsed(),
             limit: Some(timeout),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Expected values from the `shell-quote` package gemini-cli 0.61
+    /// bundles, run under Node.
+    #[test]
+    fn words_are_quoted_as_gemini_cli_quotes_them() {
+        for (word, quoted) in [
+            ("/home/me/proj", "/home/me/proj"),
+            ("/home/my proj", "'/home/my proj'"),
+            ("it's mine", "\"it's mine\""),
+            ("it's \"x\" $HOME", "\"it's \\\"x\\\" \\$HOME\""),
+            ("a(b)c", "a\\(b\\)c"),
+            ("C:#x", "C:\\#x"),
+            ("a:b", "a\\:b"),
+            ("back\\slash", "'back\\slash'"),
+            ("tab\there", "'tab\there'"),
+            ("", "''"),
+        ] {
+            assert_eq!(shell_quote(word), quoted, "{word:?}");
+        }
+    }
+
+    #[test]
+    fn gemini_variables_are_replaced_in_the_text_in_gemini_cli_s_order() {
+        let env = RunEnv {
+            vars: vec![
+                ("GEMINI_PROJECT_DIR".into(), "/p q".into()),
+                ("GEMINI_CWD".into(), "/p q".into()),
+                ("GEMINI_SESSION_ID".into(), "s1".into()),
+            ],
+            base: Some(std::sync::Arc::new(vec![("GEMINI_PLANS_DIR".into(), "/plans".into())])),
+            ..RunEnv::default()
+        };
+        assert_eq!(
+            gemini_variables(
+                "echo '$GEMINI_PROJECT_DIR' $CLAUDE_PROJECT_DIR/x $GEMINI_PLANS_DIR ${GEMINI_CWD} $GEMINI_SESSION_ID",
+                &env
+            ),
+            "echo ''/p q'' '/p q'/x /plans ${GEMINI_CWD} s1"
+        );
+        assert!(matches!(
+            gemini_variables("echo $HOME", &env),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 }

@@ -402,7 +402,8 @@ impl Parser<'_> {
         let known: Vec<&str> = if claude {
             KEYS.iter().chain(CLAUDE_HANDLER_KEYS).copied().collect()
         } else {
-            KEYS.to_vec()
+            // gemini-cli adds a hook's own `env` to its environment.
+            KEYS.iter().chain(&["env"]).copied().collect()
         };
         self.unknown_keys(h, ptr, &known, "a hook", claude);
         let kind = match h.get("type") {
@@ -535,6 +536,20 @@ impl Parser<'_> {
         let fail = self.fail_policy(h, ptr);
         let retry = self.retry(h, ptr);
         let mut options = hookshot_core::HookOptions::default();
+        if !claude && let Some(env) = h.get("env") {
+            match env {
+                // As gemini-cli spreads it into the hook's environment:
+                // strings as they are, other values as their JSON text.
+                Value::Object(m) => options.env.extend(
+                    m.iter()
+                        .map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_string))),
+                ),
+                other => self.error(
+                    &format!("{ptr}/env"),
+                    format!("expected an object of variables, found {}", kind_of(other)),
+                ),
+            }
+        }
         if claude {
             options.background = match (self.flag(h, ptr, "asyncRewake"), self.flag(h, ptr, "async")) {
                 (false, false) => Background::Off,
