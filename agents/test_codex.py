@@ -198,6 +198,22 @@ class UnderHookshotOnly(Scenario):
         self.assertIn("rewrites the remote", run.shown_to_model())
         self.assertIn("dangerous_confirmation", run.shown_to_model())
 
+    def test_built_ins_redact_secrets_in_answers_codex_applies(self):
+        """Codex takes a rewrite only with "allow", and no replacement of a
+        tool's result but a PostToolUse block's reason (which replaces what
+        its model sees): the secret neither runs nor reaches the model."""
+        token = "ghp_" + "a" * 36
+        place = self.place({}, True, {"builtins": {"security_scan": {"mode": "redact"}}})
+        place.write("project/secret.txt", "line one\naws_key=AKIAIOSFODNN7EXAMPLE\n")
+        run = harness.run_codex(place, [{"tool": "exec_command", "input": {"cmd": f"echo {token} > out.txt"}},
+                                        {"tool": "exec_command", "input": {"cmd": "cat secret.txt"}}, DONE])
+        self.assertEqual(run.rc, 0, run.stderr[-2000:])
+        self.assertEqual(place.read("project/out.txt").strip(), "***REDACTED:github_token***")
+        results = [i["output"] for r in run.script.main_requests() for i in r.get("input", [])
+                   if i.get("type") == "function_call_output"]
+        self.assertTrue(any("aws_key=***REDACTED:aws_access_key***" in o for o in results), results)
+        self.assertNotIn("AKIAIOSFODNN7EXAMPLE", run.shown_to_model())
+
     def test_an_untrusted_project_hook_does_not_run_until_trusted(self):
         place = self.place({}, True)
         place.write("project/.hookshot/settings.json", hook("echo 'the project says no' >&2; exit 2"))

@@ -74,6 +74,7 @@ scenarios! {
     UnderHookshotOnly::test_built_ins_refuse_a_force_push,
     UnderHookshotOnly::test_an_untrusted_project_hook_does_not_run_until_trusted,
     UnderHookshotOnly::test_hookshot_removed_after_install_warns_or_under_the_closed_policy_blocks,
+    UnderHookshotOnly::test_built_ins_redact_secrets_in_answers_codex_applies,
 }
 
 scenarios! {

@@ -291,12 +291,27 @@ pub(crate) fn from_codex(dialect: hookshot::Dialect, input: &Map<String, Value>)
 
 /// Codex sends Claude Code's event names and reads Claude Code's answers,
 /// but more strictly: an answer it finds invalid (`permissionDecision:
-/// "ask"`, `"allow"` without `updatedInput`, `continue: false` before a
-/// tool) fails the hook and the tool runs. A question or a stop is
-/// therefore a denial for Codex, given with exit code 2, which Codex
-/// always honours; a bare allow is no answer.
+/// "ask"`, `"allow"` without `updatedInput`, `updatedInput` without
+/// `"allow"`, `continue: false` before a tool) fails the hook and the tool
+/// runs. A question or a stop is therefore a denial for Codex, given with
+/// exit code 2, which Codex always honours; a bare allow is no answer, and
+/// a rewrite is an allow. Codex takes no replacement of a tool's result
+/// (`updatedToolOutput`); what replaces the result its model sees is a
+/// PostToolUse block's reason, so a redacted result is given as that.
 fn answer_codex(outcome: &mut hookshot::Outcome) {
     use hookshot::{Decision, EventKind};
+    if outcome.event == EventKind::AfterTool
+        && !outcome.output.decision.is_block()
+        && let Some(result) = outcome.output.tool_result.take()
+    {
+        let o = &mut outcome.output;
+        o.reason = Some(match result {
+            Value::String(s) => s,
+            other => other.to_string(),
+        });
+        o.decision = Decision::Block;
+        return;
+    }
     if !matches!(outcome.event, EventKind::BeforeTool | EventKind::PermissionRequest) {
         return;
     }
@@ -316,6 +331,9 @@ fn answer_codex(outcome: &mut hookshot::Outcome) {
     }
     if o.decision == Decision::Allow && o.tool_input.is_none() {
         o.decision = Decision::Undecided;
+    }
+    if o.decision == Decision::Undecided && o.tool_input.is_some() {
+        o.decision = Decision::Allow;
     }
     o.suppress_output = false;
 }
