@@ -71,7 +71,7 @@ pub(crate) fn build(sources: &Sources) -> Result<HookSystem, Fail> {
     build_for(sources, None)
 }
 
-pub(crate) fn build_for(sources: &Sources, hook_of: Option<hookshot::Host>) -> Result<HookSystem, Fail> {
+pub(crate) fn build_for(sources: &Sources, hook_of: Option<hookshot::Agent>) -> Result<HookSystem, Fail> {
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let mut b = HookSystem::builder()
         .workdir(sources.workdir.clone().unwrap_or_else(|| PathBuf::from(".")))

@@ -521,3 +521,54 @@ fn a_revoked_approval_holds_in_a_running_sidecar() {
     assert!(r["result"]["warnings"].to_string().contains("not trusted"), "{r}");
     shut_down(&mut child, &stream);
 }
+
+/// The library's sidecar answers an agent that names itself in the shapes
+/// that agent applies, as `fire --agent` does: Codex cannot ask the user,
+/// so a hook's question is a denial there, and an "ask" for Claude Code.
+#[test]
+fn a_named_agent_is_answered_in_its_own_shapes() {
+    let dir = tempfile::tempdir().unwrap();
+    let ask_json = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask",
+        "permissionDecisionReason": "sure?"}});
+    let p = dir.path().join("settings.json");
+    let s = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": format!("cat >/dev/null; echo '{ask_json}'"), "timeout": 5}]}]}});
+    std::fs::write(&p, s.to_string()).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hookshot"))
+        .args(["serve", "--settings"])
+        .arg(&p)
+        .arg("--workdir")
+        .arg(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut fire = |agent: Value| -> Value {
+        let line = json!({"jsonrpc": "2.0", "id": 1, "method": "fire", "params": {"event": "PreToolUse",
+            "agent": agent, "input": {"tool_name": "Bash", "tool_input": {"command": "ls"}}}});
+        writeln!(stdin, "{line}").unwrap();
+        let mut answer = String::new();
+        stdout.read_line(&mut answer).unwrap();
+        serde_json::from_str(&answer).unwrap()
+    };
+    let decision = |r: &Value| r["result"]["output"]["hookSpecificOutput"]["permissionDecision"].clone();
+    let r = fire(json!("codex"));
+    assert_eq!(decision(&r), "deny", "{r}");
+    assert_eq!(r["result"]["blocked"], true, "{r}");
+    let r = fire(json!("claude"));
+    assert_eq!(decision(&r), "ask", "{r}");
+    let r = fire(Value::Null);
+    assert_eq!(decision(&r), "ask", "{r}");
+    let r = fire(json!("kodex"));
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("\"agent\" must be one of claude, gemini, codex"),
+        "{r}"
+    );
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}

@@ -357,37 +357,6 @@ pub struct HookDef {
     pub options: HookOptions,
 }
 
-/// The shell Codex runs its hooks with: the user's login shell (`$SHELL`,
-/// else the user's entry in `/etc/passwd`, else `/bin/sh`), as `-lc`.
-pub fn codex_shell() -> Vec<String> {
-    // Read once: it is asked for every event Codex sends.
-    static SHELL: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    SHELL.get_or_init(login_shell).clone()
-}
-
-fn login_shell() -> Vec<String> {
-    let from_passwd = || {
-        let status = std::fs::read_to_string("/proc/self/status").ok()?;
-        let uid = status
-            .lines()
-            .find_map(|l| l.strip_prefix("Uid:"))?
-            .split_whitespace()
-            .next()?
-            .to_string();
-        let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
-        passwd.lines().find_map(|l| {
-            let f: Vec<&str> = l.split(':').collect();
-            (f.len() >= 7 && f[2] == uid && !f[6].is_empty()).then(|| f[6].to_string())
-        })
-    };
-    let shell = std::env::var("SHELL")
-        .ok()
-        .filter(|s| !s.is_empty())
-        .or_else(from_passwd)
-        .unwrap_or_else(|| "/bin/sh".into());
-    vec![shell, "-lc".into()]
-}
-
 impl HookDef {
     /// The shell its agent runs this command hook with, when it is not
     /// hookshot's default (`bash -c`): Claude Code runs `/bin/sh -c`, Codex
@@ -396,18 +365,8 @@ impl HookDef {
         if self.dialect != Dialect::Claude {
             return None;
         }
-        let file = self.provenance.file.as_deref();
-        let dir = file
-            .and_then(std::path::Path::parent)
-            .and_then(std::path::Path::file_name);
-        let name = file.and_then(std::path::Path::file_name);
-        let codex = dir.is_some_and(|d| d == ".codex")
-            || dir.is_some_and(|d| d == "imported") && name.is_some_and(|n| n == "codex.json");
-        Some(if codex {
-            codex_shell()
-        } else {
-            vec!["/bin/sh".into(), "-c".into()]
-        })
+        let file = self.provenance.file.as_deref().unwrap_or(std::path::Path::new(""));
+        Some(crate::Agent::of_claude_format_file(file).shell())
     }
 
     /// A hook with the plainest settings, the rest to be filled in with

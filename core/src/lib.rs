@@ -3,9 +3,11 @@
 //! Events and their names in each dialect ([`event`]), hook definitions as the
 //! registry resolves them ([`hook`]), what a hook answers ([`output`]), what a
 //! run left behind ([`record`]), the merged answer to an event ([`outcome`]),
-//! event inputs ([`input`]) and the model wire translation ([`llm`]).
+//! event inputs ([`input`]), the model wire translation ([`llm`]) and the
+//! table of agents ([`agent`]: what each does its own way).
 //! This crate depends on nothing else of hookshot's.
 
+pub mod agent;
 pub mod event;
 pub mod hook;
 pub mod input;
@@ -18,6 +20,7 @@ pub mod subst;
 pub mod suggest;
 pub mod tools;
 
+pub use agent::{Agent, RegexFlavour};
 pub use event::{Dialect, EventKind, MatchTarget};
 pub use hook::{
     BACKGROUND_CEILING, Background, FailPolicy, HookAction, HookDef, HookOptions, MatcherSpec, McpStdio, ProcessSpec,

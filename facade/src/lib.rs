@@ -60,8 +60,8 @@ pub use background::BackgroundMode;
 pub use explain::{Explained, Explanation, Why};
 use hookshot_core::input::{SessionFacts, fill_common};
 pub use hookshot_core::{
-    Decision, Dialect, EventKind, FailPolicy, HookDef, HookOutput, HookRecord, MatchTarget, MatcherSpec, Outcome,
-    SourceKind,
+    Agent, Decision, Dialect, EventKind, FailPolicy, HookDef, HookOutput, HookRecord, MatchTarget, MatcherSpec,
+    Outcome, SourceKind,
 };
 use hookshot_planner::{Mode, Planner, Target};
 pub use hookshot_registry::{
@@ -140,7 +140,7 @@ pub const JCLI_CHAIN_BUDGET: Duration = Duration::from_secs(30);
 pub struct Builder {
     settings: Vec<PathBuf>,
     settings_dialect: Option<Dialect>,
-    hook_of: Option<Host>,
+    hook_of: Option<Agent>,
     workdir: Option<PathBuf>,
     discover: bool,
     agent_user_files: bool,
@@ -226,7 +226,7 @@ impl Builder {
     /// for gemini-cli; `.codex/hooks.json` and `.codex/config.toml`, in the
     /// project and home, for Codex) are the agent's to run, and are not
     /// loaded again.
-    pub fn hook_of(mut self, agent: Option<Host>) -> Self {
+    pub fn hook_of(mut self, agent: Option<Agent>) -> Self {
         self.hook_of = agent;
         self
     }
@@ -309,7 +309,7 @@ struct SourceSpec {
     discover: Option<(Option<PathBuf>, Option<PathBuf>, bool)>,
     settings: Vec<PathBuf>,
     settings_dialect: Option<Dialect>,
-    hook_of: Option<Host>,
+    hook_of: Option<Agent>,
     trust: TrustPolicy,
 }
 
@@ -322,9 +322,9 @@ impl SourceSpec {
             None => Vec::new(),
         };
         if let Some(agent) = self.hook_of {
-            sources.retain(|s| !agents_own_file(agent, &s.path));
+            sources.retain(|s| !agent.owns_file(&s.path));
             // The plugins Claude Code installed and enabled, it runs itself.
-            if agent == Host::Claude
+            if agent == Agent::Claude
                 && let Some((Some(home), _, _)) = &self.discover
             {
                 let own = hookshot_registry::claude_plugins(home, &self.workdir);
@@ -354,30 +354,6 @@ impl SourceSpec {
             }
         }
         out
-    }
-}
-
-/// An agent that runs hookshot as one of its hooks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Host {
-    /// Claude Code.
-    Claude,
-    /// gemini-cli.
-    Gemini,
-    /// OpenAI Codex (Claude Code's hook format and event names, stricter
-    /// answers: see the CLI's `fire`).
-    Codex,
-}
-
-/// Whether `path` is one of the settings files `agent` reads and runs
-/// itself.
-fn agents_own_file(agent: Host, path: &Path) -> bool {
-    let dir = path.parent().and_then(Path::file_name).and_then(|d| d.to_str());
-    let name = path.file_name().and_then(|n| n.to_str());
-    match agent {
-        Host::Claude => dir == Some(".claude") && matches!(name, Some("settings.json" | "settings.local.json")),
-        Host::Gemini => dir == Some(".gemini") && name == Some("settings.json"),
-        Host::Codex => dir == Some(".codex") && matches!(name, Some("hooks.json" | "config.toml")),
     }
 }
 
@@ -926,7 +902,7 @@ impl HookSystem {
         let codex = self
             .reload_from
             .as_ref()
-            .is_some_and(|s| s.hook_of == Some(Host::Codex));
+            .is_some_and(|s| s.hook_of == Some(Agent::Codex));
         let mut vars = vec![
             ("GEMINI_PROJECT_DIR".into(), wd.clone()),
             ("CLAUDE_PROJECT_DIR".into(), wd.clone()),
@@ -952,7 +928,7 @@ impl HookSystem {
             cwd: self.workdir.clone(),
             vars,
             base: CALLER_ENV.try_with(Arc::clone).ok(),
-            shell: codex.then(hookshot_core::hook::codex_shell),
+            shell: codex.then(|| Agent::Codex.shell()),
         }
     }
 

@@ -1,8 +1,9 @@
 //! `hookshot serve`: a JSON-RPC 2.0 sidecar, one message per line, so agents
 //! written in any language can fire events without linking Rust.
 //!
-//! Methods: `fire {"event", "input"}` -> `{"blocked", "output"}` (output in
-//! the event name's dialect, plus `reason` when blocked and `warnings`);
+//! Methods: `fire {"event", "input", "agent"?}` -> `{"blocked", "output"}`
+//! (output in the event name's dialect, in the shapes `agent` applies when
+//! named, e.g. `"codex"`; plus `reason` when blocked and `warnings`);
 //! `list` -> the effective hooks; `stats` -> per-hook metrics of this
 //! process; `shutdown` -> answers, then the server ends. Requests are
 //! handled concurrently (answers carry their ids); a bad line gets a
@@ -164,8 +165,31 @@ pub async fn handle(hooks: &HookSystem, line: String, observer: Option<&Observer
                     );
                 }
             };
+            // The agent that asks, when it says: its answer takes the
+            // shapes that agent applies (Codex's, stricter than Claude's).
+            let agent = match params.get("agent") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(a)) if crate::Agent::parse(a).is_some() => crate::Agent::parse(a),
+                Some(other) => {
+                    let known: Vec<&str> = crate::Agent::ALL.iter().map(|a| a.name()).collect();
+                    return (
+                        reply(error(
+                            rid,
+                            -32602,
+                            format!(
+                                "invalid params: \"agent\" must be one of {}, found {other}",
+                                known.join(", ")
+                            ),
+                        )),
+                        false,
+                    );
+                }
+            };
             let kept = observer.filter(|o| o.with_input).map(|_| input.clone());
-            let outcome = hooks.fire(event, input).await;
+            let mut outcome = hooks.fire(event, input).await;
+            if let Some(agent) = agent {
+                agent.shape_answer(&mut outcome);
+            }
             let output = outcome.render(dialect);
             if let Some(o) = observer {
                 (o.on_fire)(Fired {

@@ -104,13 +104,7 @@ impl Source {
     /// or what `--import` moved out of them): Claude Code's format, but
     /// matchers are the `regex` crate's, as Codex (in Rust) reads them.
     pub fn codex_file(&self) -> bool {
-        let name = self.path.file_name().and_then(|n| n.to_str());
-        let dir = self.path.parent().and_then(Path::file_name).and_then(|d| d.to_str());
-        match (dir, name) {
-            (Some(".codex"), Some("hooks.json" | "config.toml")) => true,
-            (Some(IMPORTED_DIR), Some("codex.json")) => self.in_hookshot_dir(),
-            _ => false,
-        }
+        hookshot_core::Agent::of_claude_format_file(&self.path) == hookshot_core::Agent::Codex
     }
 
     /// Whether the file is in `hookshot/imported/` or `.hookshot/imported/`

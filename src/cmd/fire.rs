@@ -190,7 +190,7 @@ pub(crate) async fn answer(
     crate::telemetry::record(&outcome);
     outcome.warnings.extend(handoff);
     if codex {
-        answer_codex(&mut outcome);
+        hookshot::Agent::Codex.shape_answer(&mut outcome);
     }
     let mut stderr: Vec<String> = outcome
         .warnings
@@ -225,7 +225,7 @@ pub(crate) async fn answer(
 pub(crate) struct Caller {
     /// The agent, when known: its own settings files are then its business
     /// (it runs those hooks itself); loading them too would run each twice.
-    pub(crate) host: Option<hookshot::Host>,
+    pub(crate) host: Option<hookshot::Agent>,
     /// Whether answers take Codex's stricter shape.
     pub(crate) codex: bool,
 }
@@ -242,11 +242,7 @@ impl Caller {
     ) -> Caller {
         match named {
             Some(agent) => Caller {
-                host: Some(match agent {
-                    Agent::Claude => hookshot::Host::Claude,
-                    Agent::Gemini => hookshot::Host::Gemini,
-                    Agent::Codex => hookshot::Host::Codex,
-                }),
+                host: Some(agent.core()),
                 codex: agent == Agent::Codex,
             },
             None => {
@@ -263,18 +259,18 @@ impl Caller {
 /// The agent that runs this `fire` as one of its hooks, guessed: Claude
 /// Code and gemini-cli set their project variable in every hook's
 /// environment, and the event is named in their words.
-pub(crate) fn calling_agent(event: EventKind, dialect: hookshot::Dialect, codex: bool) -> Option<hookshot::Host> {
+pub(crate) fn calling_agent(event: EventKind, dialect: hookshot::Dialect, codex: bool) -> Option<hookshot::Agent> {
     use hookshot::Dialect::{Claude, Gemini};
     let set = |v: &str| std::env::var_os(v).is_some_and(|x| !x.is_empty());
     let claude_name = event.name_in(Claude) == Some(event.display_in(dialect));
     if codex {
-        return Some(hookshot::Host::Codex);
+        return Some(hookshot::Agent::Codex);
     }
     if set("CLAUDE_PROJECT_DIR") && (dialect == Claude || claude_name && !set("GEMINI_PROJECT_DIR")) {
-        return Some(hookshot::Host::Claude);
+        return Some(hookshot::Agent::Claude);
     }
     if set("GEMINI_PROJECT_DIR") && dialect == Gemini {
-        return Some(hookshot::Host::Gemini);
+        return Some(hookshot::Agent::Gemini);
     }
     None
 }
@@ -287,55 +283,6 @@ pub(crate) fn from_codex(dialect: hookshot::Dialect, input: &Map<String, Value>)
     dialect == hookshot::Dialect::Claude
         && input.contains_key("turn_id")
         && std::env::var_os("CLAUDE_PROJECT_DIR").is_none_or(|v| v.is_empty())
-}
-
-/// Codex sends Claude Code's event names and reads Claude Code's answers,
-/// but more strictly: an answer it finds invalid (`permissionDecision:
-/// "ask"`, `"allow"` without `updatedInput`, `updatedInput` without
-/// `"allow"`, `continue: false` before a tool) fails the hook and the tool
-/// runs. A question or a stop is therefore a denial for Codex, given with
-/// exit code 2, which Codex always honours; a bare allow is no answer, and
-/// a rewrite is an allow. Codex takes no replacement of a tool's result
-/// (`updatedToolOutput`); what replaces the result its model sees is a
-/// PostToolUse block's reason, so a redacted result is given as that.
-fn answer_codex(outcome: &mut hookshot::Outcome) {
-    use hookshot::{Decision, EventKind};
-    if outcome.event == EventKind::AfterTool
-        && !outcome.output.decision.is_block()
-        && let Some(result) = outcome.output.tool_result.take()
-    {
-        let o = &mut outcome.output;
-        o.reason = Some(match result {
-            Value::String(s) => s,
-            other => other.to_string(),
-        });
-        o.decision = Decision::Block;
-        return;
-    }
-    if !matches!(outcome.event, EventKind::BeforeTool | EventKind::PermissionRequest) {
-        return;
-    }
-    let o = &mut outcome.output;
-    if o.decision == Decision::Ask || o.stop {
-        let why = o
-            .reason
-            .clone()
-            .or_else(|| o.stop_reason.clone())
-            .unwrap_or_else(|| "a hook asked for confirmation".into());
-        o.reason = Some(format!(
-            "{why} (Codex hooks cannot ask for confirmation, so hookshot denies)"
-        ));
-        o.decision = Decision::Block;
-        o.stop = false;
-        o.stop_reason = None;
-    }
-    if o.decision == Decision::Allow && o.tool_input.is_none() {
-        o.decision = Decision::Undecided;
-    }
-    if o.decision == Decision::Undecided && o.tool_input.is_some() {
-        o.decision = Decision::Allow;
-    }
-    o.suppress_output = false;
 }
 
 /// Starts a detached `hookshot` that runs this event's background hooks

@@ -326,7 +326,7 @@ impl Parser<'_> {
                 let flavour = if self.cx.rust_regex {
                     RegexFlavour::Rust
                 } else {
-                    RegexFlavour::of(dialect)
+                    flavour_of(dialect)
                 };
                 match compile_matcher(m, dialect, event, flavour) {
                     Ok(spec) => spec,

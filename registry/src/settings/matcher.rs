@@ -2,23 +2,15 @@
 
 use super::*;
 
-/// Whose regular expressions a file's matchers are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RegexFlavour {
-    /// JavaScript's, without flags (Claude Code and gemini-cli run
-    /// `new RegExp(matcher)`).
-    Ecma,
-    /// The `regex` crate's (Codex, jcli; picoclaw's Go RE2 reads the same).
-    Rust,
-}
+pub use hookshot_core::RegexFlavour;
 
-impl RegexFlavour {
-    /// The flavour of a dialect's own agent.
-    pub fn of(dialect: Dialect) -> RegexFlavour {
-        match dialect {
-            Dialect::Claude | Dialect::Gemini => RegexFlavour::Ecma,
-            Dialect::Jcli | Dialect::Picoclaw => RegexFlavour::Rust,
-        }
+/// The flavour of a dialect's own agent when the file's place names none
+/// (jcli is Rust; picoclaw's Go RE2 reads as the `regex` crate does).
+pub fn flavour_of(dialect: Dialect) -> RegexFlavour {
+    match dialect {
+        Dialect::Claude => hookshot_core::Agent::Claude.regex_flavour(),
+        Dialect::Gemini => hookshot_core::Agent::Gemini.regex_flavour(),
+        Dialect::Jcli | Dialect::Picoclaw => RegexFlavour::Rust,
     }
 }
 

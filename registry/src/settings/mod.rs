@@ -31,7 +31,7 @@ pub(crate) use builtins::BUILTIN_OPTIONS;
 pub use builtins::BUILTINS;
 use claude_state::claude_state;
 use json::{CLAUDE_ONLY_KEYS, detect_json_dialect};
-pub use matcher::{RegexFlavour, compile_matcher};
+pub use matcher::{RegexFlavour, compile_matcher, flavour_of};
 pub(crate) use picoclaw::PICOCLAW_PROCESS_KEYS;
 
 /// What one settings file contributes.

@@ -73,11 +73,7 @@ struct AgentFile {
 
 impl Agent {
     fn name(self) -> &'static str {
-        match self {
-            Agent::Claude => "claude",
-            Agent::Gemini => "gemini",
-            Agent::Codex => "codex",
-        }
+        self.core().name()
     }
 
     /// The agent's files in `scope`. In a project, Claude Code keeps what is
@@ -134,9 +130,16 @@ impl Agent {
     }
 
     fn dialect(self) -> Dialect {
+        self.core().dialect()
+    }
+
+    /// The agent in the table every stage reads (the command line's
+    /// spelling of it is this enum, for clap).
+    pub(crate) fn core(self) -> hookshot::Agent {
         match self {
-            Agent::Gemini => Dialect::Gemini,
-            Agent::Claude | Agent::Codex => Dialect::Claude,
+            Agent::Claude => hookshot::Agent::Claude,
+            Agent::Gemini => hookshot::Agent::Gemini,
+            Agent::Codex => hookshot::Agent::Codex,
         }
     }
 
