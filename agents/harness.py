@@ -113,8 +113,36 @@ class Place:
             raise AssertionError(f"hookshot {' '.join(args)} exited {p.returncode}:\n{p.stdout}\n{p.stderr}")
         return p
 
+    def copy_of(self, program):
+        """A copy of `program` in this place's `bin/`, to remove later."""
+        copy = os.path.join(self.root, "bin", os.path.basename(program))
+        os.makedirs(os.path.dirname(copy), exist_ok=True)
+        shutil.copy(program, copy)
+        return copy
+
     def remove(self):
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+# A Stop hook (Claude Code's and Codex's format) that makes the agent go on
+# once: the first time it blocks with a reason the model is shown.
+STOP_ONCE = ("[ -e went-on ] && exit 0; touch went-on; "
+             "echo '{\"decision\": \"block\", \"reason\": \"run the tests first\"}'")
+
+
+def untrusted_until_trusted(test, place, run, hookshot, project_settings, turns):
+    """A project hook that says no (`project_settings`, in the project's
+    `.hookshot/`) does not run while the project is untrusted, and blocks
+    the write once `hookshot trust` approved it."""
+    place.write("project/.hookshot/settings.json", project_settings)
+    first = run(place, turns)
+    test.assertTrue(place.exists("project/out.txt"))
+    test.assertNotIn("the project says no", first.shown_to_model())
+    os.remove(os.path.join(place.root, "project/out.txt"))
+    place.hookshot(hookshot, "trust", "--yes")
+    second = run(place, turns)
+    test.assertFalse(place.exists("project/out.txt"))
+    test.assertIn("the project says no", second.shown_to_model())
 
 
 class Run:

@@ -104,14 +104,11 @@ class ClaudeCode(Scenario):
         self.both(check, settings(hooks), [DONE])
 
     def test_a_stop_hook_makes_the_agent_go_on(self):
-        once = ("[ -e went-on ] && exit 0; touch went-on; "
-                "echo '{\"decision\": \"block\", \"reason\": \"run the tests first\"}'")
-
         def check(place, run):
             self.assertGreaterEqual(len(run.script.main_requests()), 2)
             self.assertIn("run the tests first", run.shown_to_model())
 
-        self.both(check, settings({"Stop": [{"hooks": [{"type": "command", "command": once}]}]}),
+        self.both(check, settings({"Stop": [{"hooks": [{"type": "command", "command": harness.STOP_ONCE}]}]}),
                   [DONE, {"text": "tests run"}])
 
     def test_a_hook_that_crashes_or_times_out_does_not_block(self):
@@ -187,24 +184,12 @@ class UnderHookshotOnly(Scenario):
 
     def test_an_untrusted_project_hook_does_not_run_until_trusted(self):
         place = self.place(settings({}), True)
-        place.write("project/.hookshot/settings.json",
-                    settings(bash_hook("echo 'the project says no' >&2; exit 2")))
-        run = harness.run_claude(place, [WRITE, DONE])
-        self.assertTrue(place.exists("project/out.txt"))
-        self.assertNotIn("the project says no", run.shown_to_model())
-        os.remove(os.path.join(place.root, "project/out.txt"))
-        place.hookshot(HOOKSHOT, "trust", "--yes")
-        run = harness.run_claude(place, [WRITE, DONE])
-        self.assertFalse(place.exists("project/out.txt"))
-        self.assertIn("the project says no", run.shown_to_model())
+        harness.untrusted_until_trusted(self, place, harness.run_claude, HOOKSHOT,
+                                        settings(bash_hook("echo 'the project says no' >&2; exit 2")), [WRITE, DONE])
 
     def test_hookshot_removed_after_install_is_a_warning_not_silence(self):
         place = self.place(settings(bash_hook("exit 0")), False)
-        copy = os.path.join(place.root, "bin", "hookshot")
-        os.makedirs(os.path.dirname(copy))
-        with open(HOOKSHOT, "rb") as src, open(copy, "wb") as dst:
-            dst.write(src.read())
-        os.chmod(copy, 0o755)
+        copy = place.copy_of(HOOKSHOT)
         place.hookshot(copy, "install", "--agent", "claude", "--import")
         os.remove(copy)
         run = harness.run_claude(place, [WRITE, DONE])

@@ -7,7 +7,6 @@ hook in hookshot's own file."""
 
 import json
 import os
-import shutil
 import unittest
 
 import harness
@@ -106,14 +105,11 @@ class Codex(Scenario):
                                hook("echo 'prompt context pear'", matcher=None, event="UserPromptSubmit")), [DONE])
 
     def test_a_stop_hook_makes_the_agent_go_on(self):
-        once = ("[ -e went-on ] && exit 0; touch went-on; "
-                "echo '{\"decision\": \"block\", \"reason\": \"run the tests first\"}'")
-
         def check(place, run):
             self.assertGreaterEqual(len(run.script.main_requests()), 2)
             self.assertIn("run the tests first", run.shown_to_model())
 
-        self.both(check, hook(once, matcher=None, event="Stop"), [DONE, {"text": "tests run"}])
+        self.both(check, hook(harness.STOP_ONCE, matcher=None, event="Stop"), [DONE, {"text": "tests run"}])
 
     def test_context_before_and_after_a_tool(self):
         before = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "before the write"}}
@@ -216,15 +212,8 @@ class UnderHookshotOnly(Scenario):
 
     def test_an_untrusted_project_hook_does_not_run_until_trusted(self):
         place = self.place({}, True)
-        place.write("project/.hookshot/settings.json", hook("echo 'the project says no' >&2; exit 2"))
-        run = harness.run_codex(place, [WRITE, DONE])
-        self.assertTrue(place.exists("project/out.txt"))
-        self.assertNotIn("the project says no", run.shown_to_model())
-        os.remove(os.path.join(place.root, "project/out.txt"))
-        place.hookshot(HOOKSHOT, "trust", "--yes")
-        run = harness.run_codex(place, [WRITE, DONE])
-        self.assertFalse(place.exists("project/out.txt"))
-        self.assertIn("the project says no", run.shown_to_model())
+        harness.untrusted_until_trusted(self, place, harness.run_codex, HOOKSHOT,
+                                        hook("echo 'the project says no' >&2; exit 2"), [WRITE, DONE])
 
     def test_hookshot_removed_after_install_warns_or_under_the_closed_policy_blocks(self):
         """`codex exec` prints no hook warnings (its TUI does: a
@@ -235,9 +224,7 @@ class UnderHookshotOnly(Scenario):
             with self.subTest(policy=policy):
                 place = harness.Place()
                 self.addCleanup(place.remove)
-                copy = os.path.join(place.root, "bin", "hookshot")
-                os.makedirs(os.path.dirname(copy))
-                shutil.copy(HOOKSHOT, copy)
+                copy = place.copy_of(HOOKSHOT)
                 place.write("home/.config/hookshot/settings.json",
                             dict(hook("exit 0"), hooksConfig={"onFailure": policy}))
                 place.hookshot(copy, "install", "--agent", "codex")

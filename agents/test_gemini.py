@@ -5,7 +5,6 @@ side."""
 
 import json
 import os
-import shutil
 import unittest
 
 import harness
@@ -210,23 +209,14 @@ class UnderHookshotOnly(Scenario):
 
     def test_an_untrusted_project_hook_does_not_run_until_trusted(self):
         place = self.place(dict(harness.GEMINI_AUTH), True)
-        place.write("project/.hookshot/settings.json", {"hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [
-            {"type": "command", "command": "echo 'the project says no' >&2; exit 2"}]}]}})
-        run = harness.run_gemini(place, [WRITE, DONE])
-        self.assertTrue(place.exists("project/out.txt"))
-        self.assertNotIn("the project says no", run.shown_to_model())
-        os.remove(os.path.join(place.root, "project/out.txt"))
-        place.hookshot(HOOKSHOT, "trust", "--yes")
-        run = harness.run_gemini(place, [WRITE, DONE])
-        self.assertFalse(place.exists("project/out.txt"))
-        self.assertIn("the project says no", run.shown_to_model())
+        no = {"hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [
+            {"type": "command", "command": "echo 'the project says no' >&2; exit 2"}]}]}}
+        harness.untrusted_until_trusted(self, place, harness.run_gemini, HOOKSHOT, no, [WRITE, DONE])
 
     def test_hookshot_removed_after_install_is_a_warning_not_silence(self):
         place = harness.Place()
         self.addCleanup(place.remove)
-        copy = os.path.join(place.root, "bin", "hookshot")
-        os.makedirs(os.path.dirname(copy))
-        shutil.copy(HOOKSHOT, copy)
+        copy = place.copy_of(HOOKSHOT)
         place.write("home/.gemini/settings.json", hook("exit 0"))
         place.hookshot(copy, "install", "--agent", "gemini", "--import")
         os.remove(copy)

@@ -14,20 +14,29 @@ fn settings(dir: &std::path::Path) -> std::path::PathBuf {
     p
 }
 
-#[test]
-fn fire_list_errors_and_shutdown() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hookshot"))
+/// `hookshot serve` on stdin/stdout with these settings, in `workdir`.
+fn serve(settings: &std::path::Path, workdir: &std::path::Path, extra: &[&std::ffi::OsStr]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_hookshot"))
         .args(["serve", "--settings"])
-        .arg(settings(dir.path()))
+        .arg(settings)
         .arg("--workdir")
-        .arg(dir.path())
-        .arg("--record")
-        .arg(dir.path().join("recorded"))
+        .arg(workdir)
+        .args(extra)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn fire_list_errors_and_shutdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let recorded = dir.path().join("recorded");
+    let mut child = serve(
+        &settings(dir.path()),
+        dir.path(),
+        &["--record".as_ref(), recorded.as_os_str()],
+    );
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut ask = |line: &str| -> Value {
@@ -534,15 +543,7 @@ fn a_named_agent_is_answered_in_its_own_shapes() {
     let s = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
         {"type": "command", "command": format!("cat >/dev/null; echo '{ask_json}'"), "timeout": 5}]}]}});
     std::fs::write(&p, s.to_string()).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hookshot"))
-        .args(["serve", "--settings"])
-        .arg(&p)
-        .arg("--workdir")
-        .arg(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = serve(&p, dir.path(), &[]);
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut fire = |agent: Value| -> Value {
