@@ -928,3 +928,36 @@ fn replay_gives_session_start_hooks_an_env_file_later_commands_source() {
     let seen = std::fs::read_to_string(p.path("proj/g.txt")).unwrap_or_default();
     assert_eq!(seen.trim(), "G=from-session-start", "{out}{}", stderr(&o));
 }
+
+/// gemini-cli gives its hooks `GEMINI_PLANS_DIR` (the session's approved
+/// plans, under the project's slug in `~/.gemini/projects.json`); run for
+/// another caller, hookshot gives gemini hooks the same folder, and
+/// Claude Code hooks none.
+#[test]
+fn gemini_hooks_get_the_plans_folder_gemini_cli_gives_them() {
+    let p = Project::new();
+    let proj = p.path("proj");
+    p.write(
+        "home/.gemini/projects.json",
+        &json!({"projects": {proj.to_str().unwrap(): "my-proj"}}).to_string(),
+    );
+    p.write(
+        "proj/.gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "name": "plans",
+            "command": "echo \"gemini:$GEMINI_PLANS_DIR\" >> ../seen"}]}]}})
+        .to_string(),
+    );
+    p.write(
+        "proj/.claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command",
+            "command": "echo \"claude:${GEMINI_PLANS_DIR-unset}\" >> ../seen"}]}]}})
+        .to_string(),
+    );
+    let input = json!({"session_id": "s-1", "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let o = p.fire("BeforeTool", &input, &[], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let seen = std::fs::read_to_string(p.path("seen")).unwrap();
+    let expected = p.path("home/.gemini/tmp/my-proj/s-1/plans");
+    assert!(seen.contains(&format!("gemini:{}\n", expected.display())), "{seen}");
+    assert!(seen.contains("claude:unset\n"), "{seen}");
+}

@@ -169,6 +169,27 @@ impl std::fmt::Display for Agent {
     }
 }
 
+/// Where gemini-cli keeps a session's approved plans (`GEMINI_PLANS_DIR`
+/// for its hooks): `~/.gemini/tmp/<slug>/<session>/plans`, the slug being
+/// the project's in `~/.gemini/projects.json`. `None` when gemini-cli has
+/// not seen the project (it would name it on its first run; hookshot does
+/// not write gemini-cli's registry).
+pub fn gemini_plans_dir(home: &Path, project: &Path, session: &str) -> Option<std::path::PathBuf> {
+    let gemini = home.join(".gemini");
+    let text = std::fs::read_to_string(gemini.join("projects.json")).ok()?;
+    let registry: Value = serde_json::from_str(&text).ok()?;
+    let slug = registry.get("projects")?.get(project.to_str()?)?.as_str()?;
+    if slug.is_empty() || slug.contains('/') || slug == ".." {
+        return None;
+    }
+    let tmp = gemini.join("tmp").join(slug);
+    Some(if session.is_empty() {
+        tmp.join("plans")
+    } else {
+        tmp.join(session).join("plans")
+    })
+}
+
 /// The shell Codex runs its hooks with: the user's login shell (`$SHELL`,
 /// else the user's entry in `/etc/passwd`, else `/bin/sh`), as `-lc`.
 pub fn codex_shell() -> Vec<String> {

@@ -50,6 +50,7 @@ impl Dialect {
                 "GEMINI_PROJECT_DIR",
                 "GEMINI_CWD",
                 "GEMINI_SESSION_ID",
+                "GEMINI_PLANS_DIR",
                 "CLAUDE_PROJECT_DIR",
             ],
             Dialect::Claude => &[

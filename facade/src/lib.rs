@@ -924,10 +924,23 @@ impl HookSystem {
         if codex {
             vars.retain(|(k, _)| k != "CLAUDE_PROJECT_DIR");
         }
+        let base = CALLER_ENV.try_with(Arc::clone).ok();
+        let caller = |name: &str| match &base {
+            Some(b) => b.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()),
+            None => std::env::var(name).ok(),
+        };
+        // gemini-cli gives its hooks the session's plans folder; run for
+        // another caller, gemini hooks get where gemini-cli keeps it.
+        if caller("GEMINI_PLANS_DIR").is_none()
+            && let Some(home) = caller("HOME").filter(|h| !h.is_empty())
+            && let Some(dir) = hookshot_core::agent::gemini_plans_dir(Path::new(&home), &self.workdir, session)
+        {
+            vars.push(("GEMINI_PLANS_DIR".into(), dir.display().to_string()));
+        }
         RunEnv {
             cwd: self.workdir.clone(),
             vars,
-            base: CALLER_ENV.try_with(Arc::clone).ok(),
+            base,
             shell: codex.then(|| Agent::Codex.shell()),
         }
     }
