@@ -1,8 +1,8 @@
 //! The agents hookshot sits in front of, and what each does differently:
 //! one row per agent, read by every stage that must behave as that agent
 //! (the registry's regex flavour, the runner's shell, the facade's own
-//! files, the answers of `fire` and `serve`). Adding an agent is adding a
-//! row here.
+//! files and hook variables, the events `install` registers, the answers
+//! of `fire` and `serve`). Adding an agent is adding a row here.
 //!
 //! Each fact is checked against the agent itself in `agents/` (Claude Code
 //! 2.1.332, Codex 0.169.0, gemini-cli 0.61.0).
@@ -59,6 +59,43 @@ impl Agent {
         match self {
             Agent::Gemini => Dialect::Gemini,
             Agent::Claude | Agent::Codex => Dialect::Claude,
+        }
+    }
+
+    /// The events it runs hooks for that hookshot fires, in its own words.
+    /// Codex 0.169 has 14 (Claude Code's names); `PreModelRequest`,
+    /// `PostModelRequest` and `Interrupt` are not among hookshot's events.
+    pub fn events(self) -> Vec<EventKind> {
+        const CODEX: [EventKind; 11] = [
+            EventKind::BeforeTool,
+            EventKind::PermissionRequest,
+            EventKind::AfterTool,
+            EventKind::PreCompress,
+            EventKind::PostCompress,
+            EventKind::SessionStart,
+            EventKind::SessionEnd,
+            EventKind::BeforeAgent,
+            EventKind::SubagentStart,
+            EventKind::SubagentStop,
+            EventKind::AfterAgent,
+        ];
+        match self {
+            Agent::Codex => CODEX.to_vec(),
+            Agent::Claude | Agent::Gemini => EventKind::ALL
+                .iter()
+                .copied()
+                .filter(|e| e.name_in(self.dialect()).is_some())
+                .collect(),
+        }
+    }
+
+    /// The variables it sets for its hooks: its dialect's, but Codex sets
+    /// none of its own (not even Claude Code's `CLAUDE_PROJECT_DIR`, whose
+    /// format it shares).
+    pub fn hook_vars(self) -> &'static [&'static str] {
+        match self {
+            Agent::Codex => &[],
+            Agent::Claude | Agent::Gemini => self.dialect().hook_vars(),
         }
     }
 
@@ -235,6 +272,13 @@ mod tests {
         assert_eq!(Agent::Codex.dialect(), Dialect::Claude);
         assert_eq!(Agent::Codex.regex_flavour(), RegexFlavour::Rust);
         assert_eq!(Agent::Gemini.shell(), ["bash", "-c"]);
+        let names = |a: Agent| -> Vec<&str> { a.events().into_iter().filter_map(|e| e.name_in(a.dialect())).collect() };
+        assert_eq!(names(Agent::Codex).len(), 11);
+        assert!(names(Agent::Codex).contains(&"PostCompact") && !names(Agent::Codex).contains(&"Notification"));
+        assert!(names(Agent::Claude).contains(&"WorktreeCreate"));
+        assert!(names(Agent::Gemini).contains(&"BeforeToolSelection"));
+        assert!(Agent::Codex.hook_vars().is_empty());
+        assert!(Agent::Claude.hook_vars().contains(&"CLAUDE_PROJECT_DIR"));
         for (path, agent) in [
             ("/h/.codex/hooks.json", Agent::Codex),
             ("/h/.config/hookshot/imported/codex.json", Agent::Codex),

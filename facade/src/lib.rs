@@ -897,13 +897,9 @@ impl HookSystem {
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty())
             .unwrap_or(&self.session_id);
-        // Codex sets no variable of its own for its hooks (not even Claude
-        // Code's `CLAUDE_PROJECT_DIR`, whose hook format it shares).
-        let codex = self
-            .reload_from
-            .as_ref()
-            .is_some_and(|s| s.hook_of == Some(Agent::Codex));
-        let mut vars = vec![
+        let host = self.reload_from.as_ref().and_then(|s| s.hook_of);
+        let codex = host == Some(Agent::Codex);
+        let mut vars: Vec<(String, String)> = vec![
             ("GEMINI_PROJECT_DIR".into(), wd.clone()),
             ("CLAUDE_PROJECT_DIR".into(), wd.clone()),
             ("GEMINI_CWD".into(), wd.clone()),
@@ -921,8 +917,11 @@ impl HookSystem {
         if exports_env && let Some(f) = self.env_file.get() {
             vars.push(("CLAUDE_ENV_FILE".into(), f.display().to_string()));
         }
-        if codex {
-            vars.retain(|(k, _)| k != "CLAUDE_PROJECT_DIR");
+        // The calling agent's hooks get the variables it sets, no other:
+        // Codex sets none for its hooks in Claude Code's format.
+        if let Some(agent) = host {
+            let format = agent.dialect().hook_vars();
+            vars.retain(|(k, _)| !format.contains(&k.as_str()) || agent.hook_vars().contains(&k.as_str()));
         }
         let base = CALLER_ENV.try_with(Arc::clone).ok();
         let caller = |name: &str| match &base {

@@ -35,24 +35,6 @@ pub(crate) enum Agent {
     Codex,
 }
 
-/// The events Codex 0.169 runs hooks for that hookshot knows (its
-/// `hooks.json` takes Claude Code's names). Codex also has
-/// `PreModelRequest`, `PostModelRequest` and `Interrupt`, which hookshot
-/// does not fire: hooks there stay with Codex.
-const CODEX_EVENTS: [&str; 11] = [
-    "PreToolUse",
-    "PermissionRequest",
-    "PostToolUse",
-    "PreCompact",
-    "PostCompact",
-    "SessionStart",
-    "SessionEnd",
-    "UserPromptSubmit",
-    "SubagentStart",
-    "SubagentStop",
-    "Stop",
-];
-
 /// How long the agent waits for `hookshot fire`: longer than any hook's own
 /// deadline inside it, so hookshot, not the agent, decides what a slow hook
 /// means (Claude Code and Codex count seconds, gemini-cli milliseconds).
@@ -116,17 +98,13 @@ impl Agent {
     /// multiplexer should do unasked (hooks a user has there stay with
     /// Claude Code).
     fn events(self) -> Vec<&'static str> {
-        match self {
-            Agent::Codex => CODEX_EVENTS.to_vec(),
-            Agent::Claude | Agent::Gemini => {
-                let d = self.dialect();
-                EventKind::ALL
-                    .iter()
-                    .filter(|e| !matches!(e, EventKind::WorktreeCreate | EventKind::WorktreeRemove))
-                    .filter_map(|e| e.name_in(d))
-                    .collect()
-            }
-        }
+        let d = self.dialect();
+        self.core()
+            .events()
+            .into_iter()
+            .filter(|e| !matches!(e, EventKind::WorktreeCreate | EventKind::WorktreeRemove))
+            .filter_map(|e| e.name_in(d))
+            .collect()
     }
 
     fn dialect(self) -> Dialect {
