@@ -14,7 +14,7 @@ pub fn judge(places: &Places, found: &Found, links: &[PathBuf]) -> Option<String
     match found {
         Found::Danger(why) => Some(why.clone()),
         Found::Write { target, cwd } => write(&cx, target, cwd, "writes"),
-        Found::Delete { target, cwd, by } => delete(&cx, target, cwd, by, false),
+        Found::Delete { target, cwd, by, whole } => delete(&cx, target, cwd, by, *whole),
         Found::Run(run) => program(&cx, run),
     }
 }
@@ -144,6 +144,8 @@ fn shown_glob(dir: &str, glob: Option<&str>) -> String {
 /// operands; `--` ends them). `valued` short options take a value.
 struct Parsed<'a> {
     operands: Vec<&'a Arg>,
+    /// Operands after `--` start here (`git checkout -- .`).
+    after_dashdash: Option<usize>,
     /// Known option words (values not included), clusters split.
     flags: Vec<String>,
     /// `(option, value)` pairs for valued options.
@@ -159,6 +161,7 @@ impl Parsed<'_> {
 fn parse<'a>(args: &'a [Arg], valued: &str, long_valued: &[&str]) -> Parsed<'a> {
     let mut p = Parsed {
         operands: Vec::new(),
+        after_dashdash: None,
         flags: Vec::new(),
         values: Vec::new(),
     };
@@ -167,7 +170,10 @@ fn parse<'a>(args: &'a [Arg], valued: &str, long_valued: &[&str]) -> Parsed<'a> 
     while i < args.len() {
         let a = &args[i];
         match a.known() {
-            Some("--") if !ended => ended = true,
+            Some("--") if !ended => {
+                ended = true;
+                p.after_dashdash = Some(p.operands.len());
+            }
             Some(s) if !ended && s.starts_with("--") => {
                 let name = s.split_once('=').map_or(s, |(n, _)| n);
                 p.flags.push(name.to_string());
@@ -210,6 +216,11 @@ fn program(cx: &Cx<'_>, run: &Run) -> Option<String> {
     let cwd = &run.cwd;
     match name {
         "rm" => rm(cx, args, cwd),
+        "unlink" => first_some(
+            args.iter()
+                .filter(|t| t.known().is_some())
+                .map(|t| delete(cx, t, cwd, "unlink", false)),
+        ),
         "git" => git(args),
         "chmod" | "chown" | "chgrp" => ownership(cx, name, args, cwd),
         "dd" => first_some(args.iter().map(|a| {
@@ -275,7 +286,15 @@ fn rm(cx: &Cx<'_>, args: &[Arg], cwd: &Option<PathBuf>) -> Option<String> {
     let maybe = p.operands.iter().any(|a| matches!(a, Arg::Unknown { split: true, .. }));
     let recursive = p.has("-r") || p.has("-R") || p.has("--recursive") || maybe;
     if !recursive {
-        return None;
+        // A single file outside the project (`rm ~/.bashrc`) is as gone;
+        // a name computed at run time (`rm "$f"` in a loop) is the
+        // everyday case and is not asked about.
+        return first_some(
+            p.operands
+                .iter()
+                .filter(|t| t.known().is_some())
+                .map(|t| delete(cx, t, cwd, "rm", false)),
+        );
     }
     first_some(p.operands.iter().map(|t| delete(cx, t, cwd, "rm -r", true)))
 }
@@ -337,9 +356,74 @@ fn git(args: &[Arg]) -> Option<String> {
         "clean" if (p.has("-f") || p.has("--force")) && !p.has("-n") && !p.has("--dry-run") => {
             Some("`git clean -f` deletes untracked files".into())
         }
-        _ => None,
+        _ => GIT_LOSSES
+            .iter()
+            .find(|(name, loses, _)| *name == sub && loses(&p, &words, rest))
+            .map(|(_, _, why)| (*why).to_string()),
     }
 }
+
+/// Git commands that lose work as surely as `reset --hard`: the
+/// subcommand, when it does (its parsed options, its known operands, its
+/// words), and why. Near misses stay allowed: `checkout BRANCH`,
+/// `restore --staged`, `branch -d`, `stash`/`stash pop`, plain `gc`.
+type GitLoss = (&'static str, fn(&Parsed<'_>, &[&str], &[Arg]) -> bool, &'static str);
+const GIT_LOSSES: &[GitLoss] = &[
+    (
+        "checkout",
+        |p, words, _| {
+            p.has("-f")
+                || p.has("--force")
+                || p.after_dashdash.is_some_and(|at| at < p.operands.len())
+                || words.iter().any(|w| matches!(*w, "." | ":/" | "*"))
+        },
+        "`git checkout` of paths discards their uncommitted changes",
+    ),
+    (
+        "restore",
+        |p, words, _| !words.is_empty() && (!p.has("--staged") && !p.has("-S") || p.has("--worktree") || p.has("-W")),
+        "`git restore` of the working tree discards uncommitted changes",
+    ),
+    (
+        "stash",
+        |_, words, _| matches!(words.first(), Some(&"drop" | &"clear")),
+        "`git stash drop`/`clear` loses stashed work",
+    ),
+    (
+        "branch",
+        |p, _, _| p.has("-D") || (p.has("-d") || p.has("--delete")) && (p.has("-f") || p.has("--force")),
+        "`git branch -D` deletes a branch whether or not it was merged",
+    ),
+    (
+        "reflog",
+        |_, words, _| matches!(words.first(), Some(&"expire" | &"delete")),
+        "`git reflog expire` removes the record that recovers lost commits",
+    ),
+    (
+        "gc",
+        |_, _, rest| {
+            rest.iter()
+                .filter_map(Arg::known)
+                .any(|w| matches!(w, "--prune=now" | "--prune=all") || w.starts_with("--prune=") && w.ends_with(".now"))
+        },
+        "`git gc --prune=now` deletes unreachable commits for good",
+    ),
+    (
+        "filter-branch",
+        |_, _, _| true,
+        "`git filter-branch` rewrites the whole history",
+    ),
+    (
+        "filter-repo",
+        |_, _, _| true,
+        "`git filter-repo` rewrites the whole history",
+    ),
+    (
+        "update-ref",
+        |p, _, _| p.has("-d") || p.has("--delete"),
+        "`git update-ref -d` deletes a ref",
+    ),
+];
 
 /// Whether a chmod mode gives others write access.
 fn world_writable(mode: &str) -> bool {

@@ -147,6 +147,9 @@ pub enum Found {
         cwd: Option<PathBuf>,
         /// The command, for messages.
         by: &'static str,
+        /// Everything under it goes (no test narrows what `find` finds):
+        /// the project itself is then the whole project.
+        whole: bool,
     },
     /// Dangerous whatever the rules say: the reason.
     Danger(String),
@@ -1131,6 +1134,7 @@ impl<'a> Walker<'a> {
         if starts.is_empty() {
             starts.push(Arg::Known(".".into()));
         }
+        let whole = !find_narrows(&args[starts_at..]);
         let mut i = starts_at;
         while i < args.len() {
             match args[i].known() {
@@ -1140,6 +1144,7 @@ impl<'a> Walker<'a> {
                             target: s.clone(),
                             cwd: cwd.clone(),
                             by: "find -delete",
+                            whole,
                         });
                     }
                 }
@@ -1149,6 +1154,16 @@ impl<'a> Walker<'a> {
                         .position(|a| matches!(a.known(), Some(";" | "+")))
                         .map_or(args.len(), |e| i + 1 + e);
                     let cmd = &args[i + 1..end];
+                    // `-exec rm {}` on everything found empties the start.
+                    let removes = cmd.first().and_then(Arg::known).is_some_and(|p| base(p) == "rm");
+                    for s in starts.iter().filter(|_| whole && removes) {
+                        self.found.push(Found::Delete {
+                            target: s.clone(),
+                            cwd: cwd.clone(),
+                            by: "find -exec rm",
+                            whole,
+                        });
+                    }
                     for s in &starts {
                         // `{}` is something under the starting point.
                         let found = s.known().map(|s| format!("{}/…", s.trim_end_matches('/')));
@@ -1175,6 +1190,58 @@ impl<'a> Walker<'a> {
             i += 1;
         }
     }
+}
+
+/// Whether a `find` expression tests what it finds (`-name`, `-type`,
+/// `-newer`, ...) rather than taking everything under its starting points:
+/// options, actions and operators narrow nothing.
+fn find_narrows(expr: &[Arg]) -> bool {
+    const TAKES_ALL: &[&str] = &[
+        "-delete",
+        "-depth",
+        "-d",
+        "-xdev",
+        "-mount",
+        "-print",
+        "-print0",
+        "-follow",
+        "-noleaf",
+        "-daystart",
+        "-ignore_readdir_race",
+        "-noignore_readdir_race",
+        "-true",
+        "-ls",
+        "-warn",
+        "-nowarn",
+        "(",
+        ")",
+        "!",
+        ",",
+        "-a",
+        "-and",
+        "-o",
+        "-or",
+        "-not",
+    ];
+    const VALUED: &[&str] = &["-maxdepth", "-mindepth", "-regextype", "-files0-from"];
+    let mut i = 0;
+    while i < expr.len() {
+        match expr[i].known() {
+            Some("-exec" | "-execdir" | "-ok" | "-okdir") => {
+                // Skip the command to its `;` or `+`.
+                i += expr[i + 1..]
+                    .iter()
+                    .position(|a| matches!(a.known(), Some(";" | "+")))
+                    .map_or(expr.len(), |e| e + 1);
+            }
+            Some(v) if VALUED.contains(&v) => i += 1,
+            Some(w) if TAKES_ALL.contains(&w) => {}
+            // A test, or a word that cannot be known: it may narrow.
+            _ => return true,
+        }
+        i += 1;
+    }
+    false
 }
 
 /// A word being expanded: its alternatives so far (brace expansion).
