@@ -160,6 +160,8 @@ pub enum Found {
 struct Stdin {
     /// A download.
     download: bool,
+    /// The output of an earlier part of a pipeline.
+    piped: bool,
     /// A here-document or here-string whose text is known.
     script: Option<String>,
 }
@@ -381,7 +383,16 @@ impl<'a> Walker<'a> {
         let mut download = false;
         for c in &p.seq {
             let mut own = cwd.clone();
-            download |= self.command(c, &mut own, Stdin { download, script: None });
+            let piped = !std::ptr::eq(c, &p.seq[0]);
+            download |= self.command(
+                c,
+                &mut own,
+                Stdin {
+                    download,
+                    piped,
+                    script: None,
+                },
+            );
         }
     }
 
@@ -1094,11 +1105,17 @@ impl<'a> Walker<'a> {
             _ if stdin.download => {
                 self.danger(format!("a download piped into `{name}` runs unreviewed code"));
             }
-            _ => {
-                if let Some(text) = &stdin.script {
-                    self.script(text, &mut cwd.clone());
+            _ => match &stdin.script {
+                Some(text) => self.script(text, &mut cwd.clone()),
+                // `... | base64 -d | sh`: a script made by the pipeline,
+                // which cannot be known before it runs.
+                None if stdin.piped => {
+                    self.danger(format!(
+                        "`{name}` runs a script piped into it, which cannot be known before it runs"
+                    ));
                 }
-            }
+                None => {}
+            },
         }
     }
 
@@ -1116,6 +1133,11 @@ impl<'a> Walker<'a> {
             Some(file @ Arg::Known(_)) if !is_stdin(file) => {}
             _ if stdin.download && !inline => {
                 self.danger(format!("a download piped into `{name}` runs unreviewed code"));
+            }
+            _ if stdin.piped && !inline => {
+                self.danger(format!(
+                    "`{name}` runs a program piped into it, which cannot be known before it runs"
+                ));
             }
             _ => {}
         }
