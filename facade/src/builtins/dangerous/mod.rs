@@ -15,9 +15,11 @@
 //! recursive `chmod`/`chown` outside the project or to world-writable;
 //! disk and file-system tools; stopping the machine; downloads run by a
 //! shell or interpreter; programs, scripts and `eval` text that cannot be
-//! known. Not covered: what an arbitrary program or script file does
-//! (`python cleanup.py`, `make clean`), git aliases, `kill`, fork bombs.
+//! known; infrastructure and data destruction ([`catalogue`]). Not
+//! covered: what an arbitrary program or script file does (`python
+//! cleanup.py`, `make clean`), git aliases, fork bombs.
 
+mod catalogue;
 mod places;
 mod rules;
 mod shell;

@@ -276,7 +276,29 @@ fn program(cx: &Cx<'_>, run: &Run) -> Option<String> {
             let files = p.operands.iter().skip(usize::from(!script_given));
             first_some(files.map(|t| write(cx, t, cwd, "`sed -i` edits")))
         }
-        _ => None,
+        "rsync" => rsync(cx, args, cwd),
+        _ => super::catalogue::judge(name, args),
+    }
+}
+
+/// `rsync --delete`: the destination loses what the source lacks, so a
+/// destination outside the project (or on another host) is a deletion
+/// there.
+fn rsync(cx: &Cx<'_>, args: &[Arg], cwd: &Option<PathBuf>) -> Option<String> {
+    let p = parse(args, "e", &["--rsh", "--exclude", "--include", "--filter"]);
+    if !p
+        .flags
+        .iter()
+        .any(|f| f.starts_with("--delete") || f == "--remove-source-files")
+    {
+        return None;
+    }
+    let dest = p.operands.last()?;
+    match dest.known() {
+        Some(d) if d.contains(':') && !d.starts_with('/') && !d.starts_with('.') => {
+            Some(format!("`rsync --delete` into {d}, on another host"))
+        }
+        _ => delete(cx, dest, cwd, "rsync --delete", true),
     }
 }
 
