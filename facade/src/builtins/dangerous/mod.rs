@@ -17,7 +17,7 @@
 //! shell or interpreter; programs, scripts and `eval` text that cannot be
 //! known; infrastructure and data destruction ([`catalogue`]). Not
 //! covered: what an arbitrary program or script file does (`python
-//! cleanup.py`, `make clean`), git aliases, fork bombs.
+//! cleanup.py`, `make clean`), git aliases.
 
 mod catalogue;
 mod places;
@@ -69,6 +69,19 @@ pub fn command_paths(command: &str, project: &std::path::Path) -> Vec<std::path:
     })
 }
 use shell::{Arg, Walker};
+
+/// `:(){ :|:& };:` and its renamings: a function whose body pipes itself
+/// into itself in the background.
+fn fork_bomb(command: &str) -> bool {
+    static BOMB: std::sync::LazyLock<Option<Regex>> = std::sync::LazyLock::new(|| {
+        Regex::new(r"(?:^|[\s;&|(])(?:function\s+)?([^\s(){};|&]+)\s*\(\s*\)\s*\{([^}]*)\}").ok()
+    });
+    let Some(re) = BOMB.as_ref() else { return false };
+    re.captures_iter(command).any(|c| {
+        let name = regex::escape(&c[1]);
+        Regex::new(&format!(r"(?:^|[\s;&|{{]){name}\s*\|\s*{name}\s*&")).is_ok_and(|calls| calls.is_match(&c[2]))
+    })
+}
 
 /// Tools that write the file named by their path argument, in every
 /// dialect hookshot reads: gemini-cli, Claude Code, picoclaw, jcli, and
@@ -132,6 +145,9 @@ impl DangerousConfirmation {
     pub fn check_command(&self, command: &str, cwd: Option<PathBuf>) -> Option<String> {
         if let Some(p) = self.patterns.iter().find(|p| p.is_match(command)) {
             return Some(format!("matches the configured pattern `{}`", p.as_str()));
+        }
+        if fork_bomb(command) {
+            return Some("a fork bomb: a function that starts itself twice in the background".into());
         }
         let cwd = Some(cwd.unwrap_or_else(|| self.places.root.clone()));
         self.walk(shell::shallow(command), |walker| {

@@ -277,8 +277,41 @@ fn program(cx: &Cx<'_>, run: &Run) -> Option<String> {
             first_some(files.map(|t| write(cx, t, cwd, "`sed -i` edits")))
         }
         "rsync" => rsync(cx, args, cwd),
+        n if is_interpreter(n) => one_liner(cx, n, args, cwd),
         _ => super::catalogue::judge(name, args),
     }
+}
+
+fn is_interpreter(name: &str) -> bool {
+    let stem = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    matches!(
+        stem,
+        "python" | "node" | "nodejs" | "perl" | "ruby" | "php" | "deno" | "bun"
+    )
+}
+
+/// An interpreter's one-line program (`-c`, `-e`, `--eval`) that deletes a
+/// literal path: `python -c "shutil.rmtree('/x')"`, `node -e
+/// "fs.rmSync('/x', {recursive: true})"`, `perl -e 'rmtree("/x")'`. The
+/// path is judged as `rm -r` would judge it; a path the code computes is
+/// not seen (as a script file's is not).
+fn one_liner(cx: &Cx<'_>, name: &str, args: &[Arg], cwd: &Option<PathBuf>) -> Option<String> {
+    static CALLS: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r#"(?:shutil\.rmtree|os\.remove|os\.unlink|os\.rmdir|os\.removedirs|rmSync|rmdirSync|unlinkSync|fs(?:\.promises)?\.(?:rm|rmdir|unlink)|rmtree|remove_tree|unlink|FileUtils\.rm_rf|FileUtils\.rm_r|FileUtils\.rm|File\.delete|Deno\.remove(?:Sync)?)\s*\(?\s*['"]([^'"]+)['"]"#,
+        )
+        .ok()
+    });
+    let re = CALLS.as_ref()?;
+    let code = args.windows(2).find_map(|w| match w[0].known() {
+        Some("-c" | "-e" | "-E" | "--eval" | "-p" | "--print" | "-r") => w[1].known(),
+        _ => None,
+    })?;
+    let by = format!("{name} one-liner");
+    first_some(re.captures_iter(code).map(|c| {
+        let path = Arg::Known(c[1].to_string());
+        delete(cx, &path, cwd, &by, true)
+    }))
 }
 
 /// `rsync --delete`: the destination loses what the source lacks, so a

@@ -959,6 +959,8 @@ impl<'a> Walker<'a> {
                 }
                 n if INTERPRETERS.contains(&n) || n.starts_with("python3.") => {
                     self.interpreter(n, args, &stdin);
+                    // Its one-line program is judged too (`-c "shutil.rmtree(...)"`).
+                    self.found.push(Found::Run(Run { argv, cwd: here }));
                     return false;
                 }
                 n => {
