@@ -618,7 +618,8 @@ impl<'a> Walker<'a> {
                 // `X=$(...)` runs what it substitutes; the value itself is
                 // only the command's environment.
                 CommandPrefixOrSuffixItem::AssignmentWord(_, w) => {
-                    self.expand(&w.value, cwd);
+                    let set = self.expand(&w.value, cwd);
+                    self.command_settings(&set, cwd);
                 }
                 other => self.item(other, cwd, &mut stdin, &mut argv),
             }
@@ -783,7 +784,9 @@ impl<'a> Walker<'a> {
                         self.writes(args[o.rest..].to_vec(), &here);
                         return false;
                     }
-                    o.rest + skip_assignments(&args[o.rest..])
+                    let settings = skip_assignments(&args[o.rest..]);
+                    self.command_settings(&args[o.rest..o.rest + settings], &here);
+                    o.rest + settings
                 }
                 "doas" => options(args, "uC", &[]).rest,
                 "env" => {
@@ -791,7 +794,9 @@ impl<'a> Walker<'a> {
                     if let Some(dir) = o.value(&["-C", "--chdir"]) {
                         here = dir.known().and_then(|d| self.places.at(&here, d, true));
                     }
-                    let rest = o.rest + skip_assignments(&args[o.rest..]);
+                    let settings = skip_assignments(&args[o.rest..]);
+                    self.command_settings(&args[o.rest..o.rest + settings], &here);
+                    let rest = o.rest + settings;
                     if let Some(split) = o.value(&["-S", "--split-string"]) {
                         let Some(text) = split.known() else {
                             self.danger(format!("`env -S` runs `{}`, which cannot be known", split.shown()));
@@ -977,6 +982,55 @@ impl<'a> Walker<'a> {
 
     /// `git -c key=value` with a key whose value git runs as a command
     /// (an alias starting with `!`, `core.sshCommand`, `core.pager`, ...).
+    /// `NAME=value` settings whose value a program later runs as a
+    /// command (git's `GIT_SSH_COMMAND`, pagers, editors, `BASH_ENV`): the
+    /// value is walked as a script; one that cannot be known is dangerous.
+    fn command_settings(&mut self, settings: &[Arg], cwd: &Option<PathBuf>) {
+        const RUN: &[&str] = &[
+            "GIT_SSH_COMMAND",
+            "GIT_SSH",
+            "GIT_PAGER",
+            "PAGER",
+            "MANPAGER",
+            "GIT_EDITOR",
+            "GIT_SEQUENCE_EDITOR",
+            "EDITOR",
+            "VISUAL",
+            "GIT_EXTERNAL_DIFF",
+            "GIT_ASKPASS",
+            "SSH_ASKPASS",
+            "GIT_PROXY_COMMAND",
+            "LESSOPEN",
+            "LESSCLOSE",
+            "BASH_ENV",
+            "ENV",
+            "PROMPT_COMMAND",
+            "PS4",
+        ];
+        for s in settings {
+            match s {
+                Arg::Known(word) => {
+                    if let Some((name, value)) = word.split_once('=')
+                        && RUN.contains(&name)
+                    {
+                        // Walking a prompt (`PS4`) as a script finds what
+                        // its `$(...)` runs; the others run the whole value.
+                        self.script(value, &mut cwd.clone());
+                    }
+                }
+                Arg::Unknown { raw, .. } => {
+                    if let Some((name, _)) = raw.split_once('=')
+                        && RUN.contains(&name)
+                    {
+                        self.danger(format!(
+                            "`{raw}`: a command {name} runs that cannot be known before it runs"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
     fn git_config_commands(&mut self, args: &[Arg], cwd: &Option<PathBuf>) {
         const RUN: &[&str] = &[
             "core.sshcommand",
@@ -995,10 +1049,21 @@ impl<'a> Walker<'a> {
                     Some(setting) => {
                         let (key, value) = setting.split_once('=').unwrap_or((setting, ""));
                         let key = key.to_ascii_lowercase();
+                        // `filter.<driver>.clean`, `diff.<driver>.textconv`,
+                        // `merge.<driver>.driver`: commands git runs too.
+                        let driver = key.rsplit_once('.').is_some_and(|(section, leaf)| {
+                            let section = section.split('.').next().unwrap_or("");
+                            matches!(
+                                (section, leaf),
+                                ("filter", "clean" | "smudge" | "process")
+                                    | ("diff", "textconv" | "command")
+                                    | ("merge", "driver")
+                            )
+                        });
                         let script = if key.starts_with("alias.") || key.starts_with("credential.") {
                             value.strip_prefix('!')
                         } else {
-                            RUN.contains(&key.as_str()).then_some(value)
+                            (RUN.contains(&key.as_str()) || driver).then_some(value)
                         };
                         if let Some(script) = script {
                             self.script(script, &mut cwd.clone());
