@@ -258,6 +258,45 @@ fn options(args: &[Arg], short_valued: &str, long_valued: &[&str]) -> Options {
     o
 }
 
+/// The scripts of every `$(...)` (not `$((`) and backquoted part of
+/// `text`, nested ones included, whatever quotes they are in: what runs
+/// when the text is expanded, over-approximated.
+fn embedded_substitutions(text: &str) -> Vec<String> {
+    let b: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == '$' && b.get(i + 1) == Some(&'(') && b.get(i + 2) != Some(&'(') {
+            let mut depth = 0;
+            let start = i + 2;
+            let mut j = i + 1;
+            while j < b.len() {
+                match b[j] {
+                    '(' => depth += 1,
+                    ')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            let inner: String = b[start..j.min(b.len())].iter().collect();
+            out.extend(embedded_substitutions(&inner));
+            out.push(inner);
+            i = j;
+        } else if b[i] == '`' {
+            let end = b[i + 1..].iter().position(|c| *c == '`').map_or(b.len(), |e| i + 1 + e);
+            out.push(b[i + 1..end].iter().collect());
+            i = end;
+        }
+        i += 1;
+    }
+    out
+}
+
 /// Drops `NAME=value` words (environment settings of `env`, `sudo`).
 fn skip_assignments(args: &[Arg]) -> usize {
     args.iter()
@@ -551,6 +590,16 @@ impl<'a> Walker<'a> {
             download: false,
         };
         self.expand_pieces(&pieces, false, cwd, &mut w);
+        // The parser keeps a parameter expansion's operands and an
+        // arithmetic expression as text (`${x:-$(cmd)}`, `$((1+$(cmd)))`):
+        // the substitutions in them run all the same.
+        if (raw.contains("${") || raw.contains("$((") || raw.contains("$["))
+            && (raw.contains("$(") || raw.contains('`'))
+        {
+            for script in embedded_substitutions(raw) {
+                w.download |= self.substitution(&script, cwd);
+            }
+        }
         if w.unknown || w.alternatives.len() > MAX_BRACES {
             return vec![Arg::Unknown {
                 raw: raw.to_string(),
@@ -940,6 +989,20 @@ impl<'a> Walker<'a> {
                             }
                         }
                         Some(file) if file.known().is_none() => self.unknown_script(&name, file),
+                        _ => {}
+                    }
+                    return false;
+                }
+                "trap" => {
+                    // `trap 'CODE' SIGNAL...`: the code runs later, in this shell.
+                    match args.iter().find(|a| a.known().is_none_or(|s| !s.starts_with('-'))) {
+                        Some(Arg::Known(code)) if args.len() > 1 => self.script(&code.clone(), &mut here.clone()),
+                        Some(code @ Arg::Unknown { .. }) if args.len() > 1 => {
+                            self.danger(format!(
+                                "`trap` runs `{}`, which cannot be known before it runs",
+                                code.shown()
+                            ));
+                        }
                         _ => {}
                     }
                     return false;
