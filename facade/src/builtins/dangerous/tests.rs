@@ -213,3 +213,19 @@ proptest::proptest! {
         let _ = f.hook.check_command(&cmd, None);
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+    /// The walker is total on shell-like noise: whatever it is given, it
+    /// answers without failing (a checker failure would read "dangerous",
+    /// and hide a bug behind a question).
+    #[test]
+    fn the_walker_answers_every_shell_like_text(text in r#"([a-z~./*-]{0,4}|[ ;|&<>(){}$`'"\\=\[\]!#:]|rm -rf|\$\(|\$\{|\$\(\(|<<EOF|\n){0,24}"#) {
+        let f = fixture();
+        let verdict = f.hook.check_command(&text, None);
+        proptest::prop_assert!(
+            !verdict.as_deref().is_some_and(|v| v.contains("could not be checked")),
+            "{text:?}: {verdict:?}"
+        );
+    }
+}
