@@ -109,6 +109,36 @@ pub fn rules() -> &'static [Rule] {
             rule("authorization", r#"(?i)\b(?:bearer)\s+([A-Za-z0-9._~+/\-]{20,}=*)"#, &["bearer"]).entropy(3.0),
             // `scheme://user:password@host`.
             rule("url_password", r#"(?i)\b[a-z][a-z0-9+.\-]{1,20}://[^\s:/@"'<>]{0,100}:([^\s@/"'<>]{3,200})@"#, &["://"]),
+            // `DB_PASS=hunter2`, `SMTP_PASSWORD="a, b;(c)"`: a shell or env
+            // assignment whose name says password says so of any value,
+            // short or punctuated (no entropy floor to reach).
+            rule(
+                "password_assignment",
+                r#"(?:^|[\s;&|(])(?:export\s+)?(?:(?:[A-Za-z0-9]+_)*(?i:pass|passwd|password|passphrase|pwd|secret)|(?i:pgpassword|mysql_pwd))=(?:"([^"\n$`]+)"|'([^'\n]+)'|([^\s"'$`;&|()<>][^\s"'`;&|()<>]*))"#,
+                &["pass", "pwd", "secret"],
+            ),
+            // `curl -u user:pass`, `--user user:pass`.
+            rule("user_password", r#"(?:^|\s)(?:-u|--user)(?:\s+|=)["']?[^\s:"']+:([^\s"']+)"#, &["-u", "--user"]),
+            // `mysql -pPASS`, any `--password=PASS`.
+            rule(
+                "password_option",
+                r#"(?:^|\s)(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]*?\s-p([^\s"';&|]+)"#,
+                &["mysql", "mariadb"],
+            ),
+            rule(
+                "password_option",
+                r#"--password[= ](?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'$-][^\s"']*))"#,
+                &["--password"],
+            ),
+            // Docker's `config.json`: `"auth": "base64(user:password)"`.
+            rule("docker_auth", r#""auth"\s*:\s*"([A-Za-z0-9+/]{12,}={0,2})""#, &["\"auth\""]),
+            // `.netrc` and `.pgpass` lines.
+            rule("netrc_password", r"(?:^|\s)machine\s+\S+\s+(?:login\s+\S+\s+)?password\s+(\S+)", &["machine"]),
+            rule(
+                "pgpass_password",
+                r"(?m)^[A-Za-z0-9.\-*]+:(?:\d+|\*):[A-Za-z0-9_\-*]+:[A-Za-z0-9_.@\-*]+:(\S+)$",
+                &[":5432:", ":*:"],
+            ),
             // `password = ...`, `"api_key": "..."`, `TOKEN=...`, with a
             // value that looks random.
             Rule {
@@ -203,9 +233,10 @@ pub fn scan(text: &str) -> Vec<Found> {
         let haystacks = std::iter::once(text).chain(upper.as_deref().filter(|_| rule.fold));
         for (pass, hay) in haystacks.enumerate() {
             for caps in rule.regex().captures_iter(hay) {
-                let m = caps
-                    .get(if rule.id == "secret_assignment" { 2 } else { 1 })
-                    .or_else(|| caps.get(0));
+                // The secret is the last group that took part (a rule may
+                // name the key in a group first, or offer quoted and bare
+                // forms), else the whole match.
+                let m = caps.iter().skip(1).flatten().last().or_else(|| caps.get(0));
                 let Some(m) = m else { continue };
                 let value = &text[m.start()..m.end()];
                 // Upper-cased, a plain word can look like a key id; a
