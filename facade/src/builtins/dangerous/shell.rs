@@ -1043,8 +1043,6 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// `git -c key=value` with a key whose value git runs as a command
-    /// (an alias starting with `!`, `core.sshCommand`, `core.pager`, ...).
     /// `NAME=value` settings whose value a program later runs as a
     /// command (git's `GIT_SSH_COMMAND`, pagers, editors, `BASH_ENV`): the
     /// value is walked as a script; one that cannot be known is dangerous.
@@ -1094,6 +1092,8 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// `git -c key=value` with a key whose value git runs as a command
+    /// (an alias starting with `!`, `core.sshCommand`, `core.pager`, ...).
     fn git_config_commands(&mut self, args: &[Arg], cwd: &Option<PathBuf>) {
         const RUN: &[&str] = &[
             "core.sshcommand",
