@@ -590,6 +590,13 @@ impl<'a> Walker<'a> {
             download: false,
         };
         self.expand_pieces(&pieces, false, cwd, &mut w);
+        // `${x@P}` expands x's value as a prompt, running its `$(...)`:
+        // a value set at run time cannot be known.
+        if raw.contains("@P}") {
+            self.danger(format!(
+                "`{raw}` runs what the variable's value substitutes (prompt expansion)"
+            ));
+        }
         // The parser keeps a parameter expansion's operands and an
         // arithmetic expression as text (`${x:-$(cmd)}`, `$((1+$(cmd)))`):
         // the substitutions in them run all the same.
@@ -917,6 +924,19 @@ impl<'a> Walker<'a> {
                         }
                     } else if let Some(script) = o.value(&["-c", "--command"]) {
                         self.script_arg(&format!("{name} -c"), script, &here);
+                    } else {
+                        // `su - root -c CMD`: options may follow the user.
+                        let at = args.iter().position(|a| matches!(a.known(), Some("-c" | "--command")));
+                        let inline = args
+                            .iter()
+                            .find_map(|a| a.known().and_then(|s| s.strip_prefix("--command=")));
+                        match (at.and_then(|i| args.get(i + 1)), inline) {
+                            (Some(script), _) => self.script_arg(&format!("{name} -c"), script, &here),
+                            (None, Some(script)) => {
+                                self.script_arg(&format!("{name} -c"), &Arg::Known(script.to_string()), &here)
+                            }
+                            (None, None) => {}
+                        }
                     }
                     return false;
                 }
