@@ -116,6 +116,49 @@ fn a_recorded_session_replays_as_a_test_and_catches_a_changed_hook() {
     assert!(stdout.contains("decision: expected block, got none"), "{stdout}");
 }
 
+/// `explain` says which engine reads each regex matcher, as its agent
+/// would: JavaScript for Claude Code's files (on the ECMAScript engine
+/// where the `regex` crate would read it otherwise), the `regex` crate for
+/// Codex's.
+#[test]
+fn explain_names_each_regex_matchers_engine() {
+    let p = Project::new();
+    let hooks = json!({"hooks": {"PreToolUse": [
+        {"matcher": "Edit.*", "hooks": [{"type": "command", "command": "echo edit"}]},
+        {"matcher": "^(?!Read$).*", "hooks": [{"type": "command", "command": "echo ahead"}]}
+    ]}});
+    let claude = p.write("proj/claude.json", &hooks.to_string());
+    let codex_hooks = json!({"hooks": {"PreToolUse": [
+        {"matcher": "Edit.*", "hooks": [{"type": "command", "command": "echo codex"}]}
+    ]}});
+    let codex = p.write("proj/x/.codex/hooks.json", &codex_hooks.to_string());
+    let input = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let out = p.run(
+        &[
+            "explain",
+            "PreToolUse",
+            "--workdir",
+            "proj",
+            "--settings",
+            claude.to_str().unwrap(),
+            "--settings",
+            codex.to_str().unwrap(),
+        ],
+        &input,
+    );
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("/Edit.*/ (JavaScript regex, read alike by the regex crate)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("/^(?!Read$).*/ (JavaScript regex, ECMAScript engine)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("/Edit.*/ (regex crate)"), "{stdout}");
+}
+
 #[test]
 fn explain_names_why_each_hook_does_or_does_not_run() {
     let p = Project::new();

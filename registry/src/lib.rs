@@ -35,7 +35,7 @@ pub use read::{MAX_SETTINGS_BYTES, ReadError, read_capped, read_settings, sha256
 pub use schema::schema;
 pub use settings::{
     AUDIT_KEEP, AUDIT_MAX_BYTES, BUILTINS, BuiltinSetting, MAX_TIMEOUT_SECS, RegexFlavour, SettingsFile,
-    blank_comments, compile_matcher, parse,
+    blank_comments, compile_matcher, flavour_of, parse,
 };
 pub use trust::{
     ABSENT, CommandPaths, HOOK_FOLDERS, MAX_COVERED_FILES, TrustEntry, TrustError, TrustStore, covered_files,
