@@ -89,6 +89,12 @@ pub fn rules() -> &'static [Rule] {
             rule("npm_token", r"(npm_[A-Za-z0-9]{36})", &["npm_"]),
             rule("pypi_token", r"(pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,})", &["pypi-ageichlwas5vcmc"]),
             rule("huggingface_token", r"(hf_[A-Za-z]{34})", &["hf_"]),
+            // Model providers with prefixes of their own, and Vault.
+            rule("groq_api_key", r"(gsk_[A-Za-z0-9]{52})", &["gsk_"]),
+            rule("replicate_token", r"(r8_[A-Za-z0-9]{37})", &["r8_"]),
+            rule("xai_api_key", r"(xai-[A-Za-z0-9]{80})", &["xai-"]),
+            rule("perplexity_api_key", r"(pplx-[A-Za-z0-9]{48})", &["pplx-"]),
+            rule("vault_token", r"\b((?:hvs|hvb)\.[A-Za-z0-9_\-]{24,})", &["hvs.", "hvb."]),
             rule("sendgrid_key", r"(SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43})", &["sg."]),
             rule("digitalocean_token", r"(do[opr]_v1_[a-f0-9]{64})", &["_v1_"]),
             rule("shopify_token", r"(shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})", &["shpat_", "shpca_", "shppa_", "shpss_"]),
