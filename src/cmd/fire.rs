@@ -149,7 +149,7 @@ async fn one_shot(
         // Run them within the event rather than not at all.
         hooks.set_background(hookshot::BackgroundMode::Inline, spool);
     }
-    let answer = answer(&hooks, event, dialect, input, handoff, caller.codex).await;
+    let answer = answer(&hooks, event, dialect, input, handoff, caller.host).await;
     // Observers were sent this event: let them read it before they go.
     hooks.shutdown().await;
     Ok(answer)
@@ -184,13 +184,14 @@ pub(crate) async fn answer(
     dialect: hookshot::Dialect,
     input: Map<String, Value>,
     handoff: Option<String>,
-    codex: bool,
+    host: Option<hookshot::Agent>,
 ) -> Answer {
     let mut outcome = hooks.fire(event, input).await;
     crate::telemetry::record(&outcome);
     outcome.warnings.extend(handoff);
-    if codex {
-        hookshot::Agent::Codex.shape_answer(&mut outcome);
+    // In the shapes the calling agent applies (Codex's stricter ones).
+    if let Some(agent) = host {
+        agent.shape_answer(&mut outcome);
     }
     let mut stderr: Vec<String> = outcome
         .warnings
@@ -226,8 +227,6 @@ pub(crate) struct Caller {
     /// The agent, when known: its own settings files are then its business
     /// (it runs those hooks itself); loading them too would run each twice.
     pub(crate) host: Option<hookshot::Agent>,
-    /// Whether answers take Codex's stricter shape.
-    pub(crate) codex: bool,
 }
 
 impl Caller {
@@ -243,15 +242,10 @@ impl Caller {
         match named {
             Some(agent) => Caller {
                 host: Some(agent.core()),
-                codex: agent == Agent::Codex,
             },
-            None => {
-                let codex = from_codex(dialect, input);
-                Caller {
-                    host: calling_agent(event, dialect, codex),
-                    codex,
-                }
-            }
+            None => Caller {
+                host: calling_agent(event, dialect, from_codex(dialect, input)),
+            },
         }
     }
 }

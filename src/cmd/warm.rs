@@ -458,7 +458,7 @@ impl Server {
             return Reply::Oneshot(why);
         }
         let env = Arc::new(request.env);
-        let fired = answer(&hooks, event, dialect, request.input, None, caller.codex);
+        let fired = answer(&hooks, event, dialect, request.input, None, caller.host);
         let mut answer = hookshot::with_caller_env(env, fired).await;
         answer.stderr.splice(0..0, registry_warnings(&hooks));
         Reply::Answer(answer)
