@@ -890,7 +890,9 @@ impl HookSystem {
     /// The environment of this event's hooks: the session is the caller's
     /// (the input's `session_id`), and [`PARENT_VAR`] names the hooks
     /// running now, so a hookshot one of them starts does not run them again.
-    fn env(&self, event: EventKind, input: &Map<String, Value>, running: &[u64]) -> RunEnv {
+    /// `gemini`: some hook of the event is gemini-cli's (it gets
+    /// `GEMINI_PLANS_DIR`).
+    fn env(&self, event: EventKind, input: &Map<String, Value>, running: &[u64], gemini: bool) -> RunEnv {
         let wd = self.workdir.display().to_string();
         let session = input
             .get("session_id")
@@ -930,7 +932,9 @@ impl HookSystem {
         };
         // gemini-cli gives its hooks the session's plans folder; run for
         // another caller, gemini hooks get where gemini-cli keeps it.
-        if caller("GEMINI_PLANS_DIR").is_none()
+        // Read only for gemini hooks: other events pay no file read.
+        if gemini
+            && caller("GEMINI_PLANS_DIR").is_none()
             && let Some(home) = caller("HOME").filter(|h| !h.is_empty())
             && let Some(dir) = hookshot_core::agent::gemini_plans_dir(Path::new(&home), &self.workdir, session)
         {
@@ -1066,7 +1070,8 @@ impl HookSystem {
             o.warnings.push(why);
             return o;
         }
-        let env = self.env(event, input, &prints);
+        let gemini = plan.hooks.iter().any(|h| h.dialect == Dialect::Gemini);
+        let env = self.env(event, input, &prints, gemini);
         if self.has_background && self.background.mode != BackgroundMode::Inline {
             let (later, now): (Vec<_>, Vec<_>) = std::mem::take(&mut plan.hooks)
                 .into_iter()
