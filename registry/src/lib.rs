@@ -100,13 +100,6 @@ impl Source {
         }
     }
 
-    /// Whether the file is Codex's (`.codex/hooks.json`, `.codex/config.toml`,
-    /// or what `--import` moved out of them): Claude Code's format, but
-    /// matchers are the `regex` crate's, as Codex (in Rust) reads them.
-    pub fn codex_file(&self) -> bool {
-        hookshot_core::Agent::of_claude_format_file(&self.path) == hookshot_core::Agent::Codex
-    }
-
     /// Whether the file is in `hookshot/imported/` or `.hookshot/imported/`
     /// (not in any folder that happens to be called `imported`).
     fn in_hookshot_dir(&self) -> bool {
@@ -148,7 +141,6 @@ impl Source {
             dialect,
             plugin,
             project: self.workspace.clone(),
-            rust_regex: self.codex_file(),
         }
     }
 

@@ -656,13 +656,13 @@ fn matchers_are_read_with_their_agents_regex_engine() {
     }
     assert_eq!(js("(ab)+(?!c)").unwrap(), MatcherSpec::Script("(ab)+(?!c)".into()));
     // The place of the file decides: Codex's own and what was imported from it.
-    for (path, rust) in [
-        ("/h/.codex/hooks.json", true),
-        ("/h/.config/hookshot/imported/codex.json", true),
-        ("/h/.claude/settings.json", false),
-        ("/h/.config/hookshot/imported/claude.json", false),
+    for (path, flavour) in [
+        ("/h/.codex/hooks.json", RegexFlavour::Rust),
+        ("/h/.config/hookshot/imported/codex.json", RegexFlavour::Rust),
+        ("/h/.claude/settings.json", RegexFlavour::Ecma),
+        ("/h/.config/hookshot/imported/claude.json", RegexFlavour::Ecma),
     ] {
-        assert_eq!(Source::new(path, SourceKind::User).codex_file(), rust, "{path}");
+        assert_eq!(flavour_of(Dialect::Claude, Path::new(path)), flavour, "{path}");
     }
 }
 
@@ -675,7 +675,6 @@ fn claude_state_yields_servers_and_places_problems() {
         dialect: None,
         plugin: None,
         project: Some("/p".into()),
-        rust_regex: false,
     };
     let f = settings::parse_with(Path::new("/h/.claude.json"), text, SourceKind::User, &cx).unwrap();
     let names: Vec<&str> = f.mcp_servers.iter().map(|d| d.name.as_str()).collect();

@@ -158,14 +158,8 @@ fn matcher(h: &HookDef) -> String {
         MatcherSpec::Regex(r) if hookshot_core::literal_alternatives(r).is_some() => format!("/{r}/"),
         // Which engine reads it, as its agent would (the agent table).
         MatcherSpec::Regex(r) => {
-            let flavour = match h.dialect {
-                hookshot::Dialect::Claude => {
-                    let file = h.provenance.file.as_deref().unwrap_or(std::path::Path::new(""));
-                    hookshot::Agent::of_claude_format_file(file).regex_flavour()
-                }
-                d => hookshot_registry::flavour_of(d),
-            };
-            match flavour {
+            let file = h.provenance.file.as_deref().unwrap_or(std::path::Path::new(""));
+            match hookshot_registry::flavour_of(h.dialect, file) {
                 hookshot_core::RegexFlavour::Ecma => format!("/{r}/ (JavaScript regex, read alike by the regex crate)"),
                 hookshot_core::RegexFlavour::Rust => format!("/{r}/ (regex crate)"),
             }

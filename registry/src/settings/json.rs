@@ -323,12 +323,7 @@ impl Parser<'_> {
                 if event.match_target() == MatchTarget::None && !m.is_empty() && m != "*" {
                     self.warn(&mp, format!("{event} ignores matchers; \"{m}\" has no effect"));
                 }
-                let flavour = if self.cx.rust_regex {
-                    RegexFlavour::Rust
-                } else {
-                    flavour_of(dialect)
-                };
-                match compile_matcher(m, dialect, event, flavour) {
+                match compile_matcher(m, dialect, event, flavour_of(dialect, self.path)) {
                     Ok(spec) => spec,
                     Err(e) => {
                         self.error(&mp, e);

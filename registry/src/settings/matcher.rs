@@ -4,11 +4,13 @@ use super::*;
 
 pub use hookshot_core::RegexFlavour;
 
-/// The flavour of a dialect's own agent when the file's place names none
-/// (jcli is Rust; picoclaw's Go RE2 reads as the `regex` crate does).
-pub fn flavour_of(dialect: Dialect) -> RegexFlavour {
+/// How the agent whose hooks `file` holds reads a regex matcher: Claude
+/// Code's and gemini-cli's files JavaScript, Codex's files (the same format
+/// as Claude Code's) and jcli's the `regex` crate; picoclaw's Go RE2 reads
+/// as the `regex` crate does.
+pub fn flavour_of(dialect: Dialect, file: &std::path::Path) -> RegexFlavour {
     match dialect {
-        Dialect::Claude => hookshot_core::Agent::Claude.regex_flavour(),
+        Dialect::Claude => hookshot_core::Agent::of_claude_format_file(file).regex_flavour(),
         Dialect::Gemini => hookshot_core::Agent::Gemini.regex_flavour(),
         Dialect::Jcli | Dialect::Picoclaw => RegexFlavour::Rust,
     }

@@ -104,8 +104,6 @@ pub struct Context {
     /// The project the file is read for: `~/.claude.json` keeps each
     /// project's own MCP servers under `projects.<path>`.
     pub project: Option<std::path::PathBuf>,
-    /// Matchers are the `regex` crate's (Codex's files), not JavaScript's.
-    pub rust_regex: bool,
 }
 
 /// [`parse`] with what the file's place says about it.
