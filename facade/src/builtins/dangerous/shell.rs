@@ -1408,8 +1408,10 @@ fn find_narrows(expr: &[Arg]) -> bool {
             }
             Some(v) if VALUED.contains(&v) => i += 1,
             Some(w) if TAKES_ALL.contains(&w) => {}
-            // A test, or a word that cannot be known: it may narrow.
-            _ => return true,
+            // A word that cannot be known may be nothing at all (`$X`
+            // empty): only a known test narrows.
+            None => {}
+            Some(_) => return true,
         }
         i += 1;
     }
