@@ -5,6 +5,7 @@ side."""
 
 import json
 import os
+import re
 import unittest
 
 import harness
@@ -185,6 +186,23 @@ class GeminiCli(Scenario):
         for key, native in seen[False].items():
             self.assertEqual(seen[True][key], native, key)
 
+    def test_the_plans_folder_is_the_one_gemini_cli_names(self):
+        """`GEMINI_PLANS_DIR` where the user's settings name a folder of
+        the project (`general.plan.directory`), and where they name one
+        outside it, which gemini-cli refuses."""
+        dump = "echo \"plans=${GEMINI_PLANS_DIR-unset}\" > \"$HOME/plans\""
+        for folder in (".gemini/plans", "../elsewhere"):
+            seen = {}
+            for under in (False, True):
+                with self.subTest(folder=folder, under_hookshot=under):
+                    place = self.place(dict(hook(dump), general={"plan": {"directory": folder}}), under)
+                    run = harness.run_gemini(place, [WRITE, DONE])
+                    self.assertEqual(run.rc, 0, run.stderr[-2000:])
+                    seen[under] = re.sub(r"/[0-9a-f-]{36}/", "/SESSION/",
+                                         place.read("home/plans").replace(str(place.root), "ROOT"))
+            self.assertEqual(seen[True], seen[False], folder)
+            if folder == ".gemini/plans":
+                self.assertIn("project/.gemini/plans", seen[False])
 
 
 class UnderHookshotOnly(Scenario):

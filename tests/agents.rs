@@ -90,6 +90,7 @@ scenarios! {
     GeminiCli::test_a_hook_gets_what_gemini_cli_gives_it,
     GeminiCli::test_matchers_are_javascript_regular_expressions,
     GeminiCli::test_a_hooks_env_and_the_variables_in_its_command,
+    GeminiCli::test_the_plans_folder_is_the_one_gemini_cli_names,
     GeminiCli::test_uninstall_gives_back_the_file_and_the_behaviour,
     UnderHookshotOnly::test_the_closed_policy_blocks_a_hook_that_crashes_or_times_out,
     UnderHookshotOnly::test_built_ins_refuse_a_force_push,

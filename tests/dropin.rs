@@ -961,3 +961,39 @@ fn gemini_hooks_get_the_plans_folder_gemini_cli_gives_them() {
     assert!(seen.contains(&format!("gemini:{}\n", expected.display())), "{seen}");
     assert!(seen.contains("claude:unset\n"), "{seen}");
 }
+
+/// Where the gemini settings name a plans folder (`general.plan.directory`,
+/// the project's over the user's), gemini hooks run for another caller get
+/// that folder, resolved in the project, as gemini-cli gives it; a folder
+/// outside the project is refused, as gemini-cli refuses it.
+#[test]
+fn gemini_hooks_get_the_plans_folder_the_settings_name() {
+    let p = Project::new();
+    let proj = p.path("proj");
+    p.write(
+        "home/.gemini/projects.json",
+        &json!({"projects": {proj.to_str().unwrap(): "my-proj"}}).to_string(),
+    );
+    let hooks = json!({"BeforeTool": [{"hooks": [{"type": "command", "name": "plans",
+        "command": "echo \"$GEMINI_PLANS_DIR\" > ../seen"}]}]});
+    let input = json!({"session_id": "s-1", "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    for (user, project, expected) in [
+        ("docs/plans", None, proj.join("docs/plans")),
+        ("docs/plans", Some(".gemini/plans"), proj.join(".gemini/plans")),
+        ("../outside", None, p.path("home/.gemini/tmp/my-proj/s-1/plans")),
+    ] {
+        p.write(
+            "home/.gemini/settings.json",
+            &json!({"general": {"plan": {"directory": user}}}).to_string(),
+        );
+        let mut settings = json!({"hooks": hooks});
+        if let Some(dir) = project {
+            settings["general"] = json!({"plan": {"directory": dir}});
+        }
+        p.write("proj/.gemini/settings.json", &settings.to_string());
+        let o = p.fire("BeforeTool", &input, &[], &[]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let seen = std::fs::read_to_string(p.path("seen")).unwrap();
+        assert_eq!(seen.trim(), expected.display().to_string(), "{user} {project:?}");
+    }
+}

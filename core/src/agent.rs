@@ -26,6 +26,25 @@ pub enum Agent {
     Codex,
 }
 
+/// A settings file an agent reads its hooks from, in its folder
+/// ([`Agent::folder`]) of the user's home or of a project.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AgentFile {
+    /// Its name in the agent's folder.
+    pub name: &'static str,
+    /// Read in a project only, never in the home.
+    pub project_only: bool,
+    /// Its name in hookshot's `imported/` folder, where `hookshot install
+    /// --import` moves its hooks; `None`: install neither registers in
+    /// it nor moves hooks out of it.
+    pub imported_as: Option<&'static str>,
+}
+
+/// A tool an agent names in its own words: its name, Claude Code's name
+/// for the same tool (hookshot's reference names), and the renames of its
+/// arguments from its words to Claude Code's, where they differ.
+pub type ToolName = (&'static str, &'static str, &'static [(&'static str, &'static str)]);
+
 /// Whose regular expressions a file's matchers are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RegexFlavour {
@@ -35,6 +54,11 @@ pub enum RegexFlavour {
     /// reads the same).
     Rust,
 }
+
+/// hookshot's folder (in `$XDG_CONFIG_HOME/hookshot` and a project's
+/// `.hookshot`) for the hooks `hookshot install --import` moved out of the
+/// agents' files, one file per agent file ([`AgentFile::imported_as`]).
+pub const IMPORTED_DIR: &str = "imported";
 
 impl Agent {
     /// Every agent.
@@ -99,6 +123,117 @@ impl Agent {
         }
     }
 
+    /// Its folder, in the user's home and in a project.
+    pub fn folder(self) -> &'static str {
+        match self {
+            Agent::Claude => ".claude",
+            Agent::Gemini => ".gemini",
+            Agent::Codex => ".codex",
+        }
+    }
+
+    /// The files in its folder it reads hooks from, in the order it reads
+    /// them.
+    pub fn files(self) -> &'static [AgentFile] {
+        const fn file(name: &'static str, imported_as: Option<&'static str>) -> AgentFile {
+            AgentFile {
+                name,
+                project_only: false,
+                imported_as,
+            }
+        }
+        const CLAUDE: &[AgentFile] = &[
+            file("settings.json", Some("claude.json")),
+            // What Claude Code keeps per user in a project.
+            AgentFile {
+                project_only: true,
+                ..file("settings.local.json", Some("claude-local.json"))
+            },
+        ];
+        const GEMINI: &[AgentFile] = &[file("settings.json", Some("gemini.json"))];
+        // Codex 0.169 reads `[hooks]` tables in config.toml too; install
+        // registers in hooks.json only.
+        const CODEX: &[AgentFile] = &[file("hooks.json", Some("codex.json")), file("config.toml", None)];
+        match self {
+            Agent::Claude => CLAUDE,
+            Agent::Gemini => GEMINI,
+            Agent::Codex => CODEX,
+        }
+    }
+
+    /// The file `hookshot install` registers in: in a project, Claude
+    /// Code's per-user `settings.local.json`, so the shared
+    /// `settings.json`, which teams commit, never names one machine's
+    /// path of hookshot.
+    pub fn registered_file(self, in_project: bool) -> &'static AgentFile {
+        let files = self.files();
+        files
+            .iter()
+            .rfind(|f| f.imported_as.is_some() && (in_project || !f.project_only))
+            .unwrap_or(&files[0])
+    }
+
+    /// The folder of a project where its hook scripts live (what a trust
+    /// approval covers besides the settings files).
+    pub fn hooks_folder(self) -> &'static str {
+        match self {
+            Agent::Claude => ".claude/hooks",
+            Agent::Gemini => ".gemini/hooks",
+            Agent::Codex => ".codex/hooks",
+        }
+    }
+
+    /// The agent whose file hookshot's `imported/<name>` holds.
+    pub fn of_imported(name: &str) -> Option<Agent> {
+        imported_files().find(|(n, _)| *n == name).map(|(_, a)| a)
+    }
+
+    /// Its own names for tools Claude Code names otherwise; empty when it
+    /// uses Claude Code's.
+    pub fn tool_names(self) -> &'static [ToolName] {
+        match self {
+            Agent::Gemini => &[
+                ("run_shell_command", "Bash", &[]),
+                ("write_file", "Write", &[]),
+                ("replace", "Edit", &[]),
+                ("read_file", "Read", &[("absolute_path", "file_path")]),
+                ("read_many_files", "Read", &[]),
+                ("glob", "Glob", &[]),
+                ("search_file_content", "Grep", &[]),
+                ("grep_search", "Grep", &[]),
+                ("list_directory", "LS", &[]),
+                ("web_fetch", "WebFetch", &[]),
+                ("google_web_search", "WebSearch", &[]),
+                ("write_todos", "TodoWrite", &[]),
+            ],
+            Agent::Claude | Agent::Codex => &[],
+        }
+    }
+
+    /// Tools whose hooks it lets matchers name by other words, one way:
+    /// Codex runs `Write` and `Edit` hooks for its `apply_patch` (its
+    /// `HookToolName::apply_patch` matcher aliases, codex-rs 0.169), while
+    /// the hook still reads `tool_name: "apply_patch"`; a `"apply_patch"`
+    /// matcher does not fire on Claude Code's Write.
+    pub fn matcher_aliases(self) -> &'static [(&'static str, &'static [&'static str])] {
+        match self {
+            Agent::Codex => &[("apply_patch", &["Write", "Edit"])],
+            Agent::Claude | Agent::Gemini => &[],
+        }
+    }
+
+    /// The `timeout` a hook registered for `event` (in its own name) gives
+    /// to ask for `secs`: in its units (gemini-cli counts milliseconds) and
+    /// within its caps (Codex gives a SessionEnd hook at most 3 s and warns
+    /// on every session about an entry asking for more).
+    pub fn timeout_value(self, event: &str, secs: u64) -> u64 {
+        match self {
+            Agent::Gemini => secs * 1000,
+            Agent::Codex if event == "SessionEnd" => secs.min(3),
+            Agent::Claude | Agent::Codex => secs,
+        }
+    }
+
     /// How it reads a matcher that is a regular expression.
     pub fn regex_flavour(self) -> RegexFlavour {
         match self {
@@ -122,11 +257,7 @@ impl Agent {
     pub fn owns_file(self, path: &Path) -> bool {
         let dir = path.parent().and_then(Path::file_name).and_then(|d| d.to_str());
         let name = path.file_name().and_then(|n| n.to_str());
-        match self {
-            Agent::Claude => dir == Some(".claude") && matches!(name, Some("settings.json" | "settings.local.json")),
-            Agent::Gemini => dir == Some(".gemini") && name == Some("settings.json"),
-            Agent::Codex => dir == Some(".codex") && matches!(name, Some("hooks.json" | "config.toml")),
-        }
+        dir == Some(self.folder()) && self.files().iter().any(|f| Some(f.name) == name)
     }
 
     /// The agent whose hooks `path` holds when its place says so beyond
@@ -134,8 +265,14 @@ impl Agent {
     /// moved out of them (`hookshot/imported/codex.json`), which share
     /// Claude Code's format but not its shell or regex engine.
     pub fn of_claude_format_file(path: &Path) -> Agent {
-        let imported_codex = path.file_name().is_some_and(|n| n == "codex.json")
-            && path.parent().and_then(Path::file_name).is_some_and(|d| d == "imported")
+        let imported_codex = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| Agent::of_imported(n) == Some(Agent::Codex))
+            && path
+                .parent()
+                .and_then(Path::file_name)
+                .is_some_and(|d| d == IMPORTED_DIR)
             && path
                 .parent()
                 .and_then(Path::parent)
@@ -206,15 +343,44 @@ impl std::fmt::Display for Agent {
     }
 }
 
+/// The files of hookshot's [`IMPORTED_DIR`], each with the agent whose
+/// hooks it holds.
+pub fn imported_files() -> impl Iterator<Item = (&'static str, Agent)> {
+    Agent::ALL
+        .into_iter()
+        .flat_map(|a| a.files().iter().filter_map(move |f| Some((f.imported_as?, a))))
+}
+
 /// Where gemini-cli keeps a session's approved plans (`GEMINI_PLANS_DIR`
-/// for its hooks): `~/.gemini/tmp/<slug>/<session>/plans`, the slug being
-/// the project's in `~/.gemini/projects.json`. `None` when gemini-cli has
+/// for its hooks): the `general.plan.directory` of its settings (the
+/// project's over the user's) resolved in the project, else
+/// `~/.gemini/tmp/<slug>/<session>/plans`, the slug being the project's in
+/// `~/.gemini/projects.json`. `read_json` reads one of those files (the
+/// caller decides how a file is read safely). `None` when gemini-cli has
 /// not seen the project (it would name it on its first run; hookshot does
-/// not write gemini-cli's registry).
-pub fn gemini_plans_dir(home: &Path, project: &Path, session: &str) -> Option<std::path::PathBuf> {
+/// not write gemini-cli's registry). A configured folder outside the
+/// project is refused (gemini-cli then uses its own).
+pub fn gemini_plans_dir(
+    home: &Path,
+    project: &Path,
+    session: &str,
+    read_json: impl Fn(&Path) -> Option<Value>,
+) -> Option<std::path::PathBuf> {
     let gemini = home.join(".gemini");
-    let text = std::fs::read_to_string(gemini.join("projects.json")).ok()?;
-    let registry: Value = serde_json::from_str(&text).ok()?;
+    let configured = [project.join(".gemini"), gemini.clone()].into_iter().find_map(|dir| {
+        let settings = read_json(&dir.join("settings.json"))?;
+        let plan_dir = settings.get("general")?.get("plan")?.get("directory")?.as_str()?;
+        (!plan_dir.is_empty()).then(|| plan_dir.to_string())
+    });
+    // A folder outside the project is refused, and gemini-cli 0.61 falls
+    // back to its own.
+    let inside = configured
+        .map(|dir| crate::paths::lexical_join(project, &dir))
+        .filter(|dir| real_path(dir).starts_with(real_path(project)));
+    if inside.is_some() {
+        return inside;
+    }
+    let registry = read_json(&gemini.join("projects.json"))?;
     let slug = registry.get("projects")?.get(project.to_str()?)?.as_str()?;
     if slug.is_empty() || slug.contains('/') || slug == ".." {
         return None;
@@ -225,6 +391,25 @@ pub fn gemini_plans_dir(home: &Path, project: &Path, session: &str) -> Option<st
     } else {
         tmp.join(session).join("plans")
     })
+}
+
+/// `path` with its symlinks resolved as far as it exists (a plans folder
+/// is made on first use).
+fn real_path(path: &Path) -> std::path::PathBuf {
+    let mut rest = Vec::new();
+    let mut at = path;
+    loop {
+        if let Ok(real) = std::fs::canonicalize(at) {
+            return rest.iter().rev().fold(real, |p, c| p.join(c));
+        }
+        match (at.parent(), at.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name);
+                at = parent;
+            }
+            _ => return path.to_path_buf(),
+        }
+    }
 }
 
 /// The shell Codex runs its hooks with: the user's login shell (`$SHELL`,
@@ -288,6 +473,62 @@ mod tests {
         ] {
             assert_eq!(Agent::of_claude_format_file(Path::new(path)), agent, "{path}");
         }
+    }
+
+    #[test]
+    fn the_file_places_read_back() {
+        assert_eq!(Agent::Claude.registered_file(true).name, "settings.local.json");
+        assert_eq!(Agent::Claude.registered_file(false).name, "settings.json");
+        assert_eq!(Agent::Codex.registered_file(true).name, "hooks.json");
+        let imported: Vec<_> = imported_files().collect();
+        assert_eq!(imported.len(), 4);
+        for (name, agent) in imported {
+            assert_eq!(Agent::of_imported(name), Some(agent));
+        }
+        assert!(Agent::Codex.owns_file(Path::new("/h/.codex/config.toml")));
+        assert!(!Agent::Codex.owns_file(Path::new("/h/.codex/auth.json")));
+        assert_eq!(Agent::Gemini.timeout_value("BeforeTool", 600), 600_000);
+        assert_eq!(Agent::Codex.timeout_value("SessionEnd", 600), 3);
+        assert_eq!(Agent::Claude.timeout_value("SessionEnd", 600), 600);
+    }
+
+    #[test]
+    fn gemini_plans_follow_its_settings_inside_the_project_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let (home, project) = (dir.path().join("h"), dir.path().join("p"));
+        std::fs::create_dir_all(&project).unwrap();
+        let files = |project_dir: Option<&str>, user_dir: Option<&str>| {
+            let (project, home) = (project.clone(), home.clone());
+            let project_dir = project_dir.map(str::to_string);
+            let user_dir = user_dir.map(str::to_string);
+            move |p: &Path| -> Option<Value> {
+                let plan = |d: &Option<String>| d.as_ref().map(|d| json!({"general": {"plan": {"directory": d}}}));
+                if p == project.join(".gemini/settings.json") {
+                    plan(&project_dir)
+                } else if p == home.join(".gemini/settings.json") {
+                    plan(&user_dir)
+                } else if p == home.join(".gemini/projects.json") {
+                    Some(json!({"projects": {project.to_str().unwrap(): "slug"}}))
+                } else {
+                    None
+                }
+            }
+        };
+        let plans = |read| gemini_plans_dir(&home, &project, "s", read);
+        assert_eq!(plans(files(None, None)), Some(home.join(".gemini/tmp/slug/s/plans")));
+        assert_eq!(plans(files(None, Some("docs/plans"))), Some(project.join("docs/plans")));
+        assert_eq!(
+            plans(files(Some("mine"), Some("docs/plans"))),
+            Some(project.join("mine"))
+        );
+        assert_eq!(
+            plans(files(None, Some("../out"))),
+            Some(home.join(".gemini/tmp/slug/s/plans"))
+        );
+        assert_eq!(
+            plans(files(None, Some("/etc"))),
+            Some(home.join(".gemini/tmp/slug/s/plans"))
+        );
     }
 
     #[test]

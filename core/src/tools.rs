@@ -5,47 +5,30 @@
 use std::borrow::Cow;
 
 use crate::Dialect;
+use crate::agent::{Agent, ToolName};
 
-/// Argument renames, gemini's name to Claude's.
+/// Argument renames, the agent's name to Claude's.
 type Renames = &'static [(&'static str, &'static str)];
 
-/// gemini-cli's name, Claude Code's name, and the argument renames from
-/// gemini's to Claude's (where the two differ).
-const TOOLS: &[(&str, &str, Renames)] = &[
-    ("run_shell_command", "Bash", &[]),
-    ("write_file", "Write", &[]),
-    ("replace", "Edit", &[]),
-    ("read_file", "Read", &[("absolute_path", "file_path")]),
-    ("read_many_files", "Read", &[]),
-    ("glob", "Glob", &[]),
-    ("search_file_content", "Grep", &[]),
-    ("grep_search", "Grep", &[]),
-    ("list_directory", "LS", &[]),
-    ("web_fetch", "WebFetch", &[]),
-    ("google_web_search", "WebSearch", &[]),
-    ("write_todos", "TodoWrite", &[]),
-];
-
-/// Tools an agent lets matchers name by another agent's words, one way:
-/// Codex runs `Write` and `Edit` hooks for its `apply_patch` (its
-/// `HookToolName::apply_patch` matcher aliases, codex-rs 0.169), while the
-/// hook still reads `tool_name: "apply_patch"`; a `"apply_patch"` matcher
-/// does not fire on Claude Code's Write.
-const MATCHER_ALIASES: &[(&str, &[&str])] = &[("apply_patch", &["Write", "Edit"])];
+/// Every agent's own tool names ([`Agent::tool_names`]).
+fn names() -> impl Iterator<Item = &'static ToolName> {
+    Agent::ALL.into_iter().flat_map(Agent::tool_names)
+}
 
 /// Every name a matcher may give the tool `name`, other than `name` itself.
 pub fn aliases(name: &str) -> impl Iterator<Item = &'static str> + '_ {
-    let across = TOOLS.iter().filter_map(move |(gemini, claude, _)| {
-        if *gemini == name && *claude != name {
+    let across = names().filter_map(move |(own, claude, _)| {
+        if *own == name && *claude != name {
             Some(*claude)
-        } else if *claude == name && *gemini != name {
-            Some(*gemini)
+        } else if *claude == name && *own != name {
+            Some(*own)
         } else {
             None
         }
     });
-    let one_way = MATCHER_ALIASES
-        .iter()
+    let one_way = Agent::ALL
+        .into_iter()
+        .flat_map(Agent::matcher_aliases)
         .filter(move |(tool, _)| *tool == name)
         .flat_map(|(_, names)| names.iter().copied());
     across.chain(one_way)
@@ -59,7 +42,10 @@ pub fn same_tool(a: &str, b: &str) -> bool {
 /// `name` as `dialect` calls the tool (unchanged when unknown, or when the
 /// dialect has no names of its own).
 pub fn name_in(dialect: Dialect, name: &str) -> Cow<'_, str> {
-    let found = TOOLS.iter().find(|(g, c, _)| *g == name || *c == name);
+    let found = Agent::Gemini
+        .tool_names()
+        .iter()
+        .find(|(g, c, _)| *g == name || *c == name);
     match (dialect, found) {
         (Dialect::Claude, Some((_, claude, _))) => Cow::Borrowed(claude),
         (Dialect::Gemini, Some((gemini, claude, _))) if *claude == name => {
@@ -74,8 +60,7 @@ pub fn name_in(dialect: Dialect, name: &str) -> Cow<'_, str> {
 /// gemini's argument names renamed to Claude's for the tool `gemini_name`
 /// (a Claude hook reads `file_path`, not `absolute_path`).
 fn claude_arguments(gemini_name: &str) -> Renames {
-    TOOLS
-        .iter()
+    names()
         .find(|(g, _, _)| *g == gemini_name)
         .map_or(&[], |(_, _, renames)| renames)
 }

@@ -451,6 +451,15 @@ pub struct HookSystem {
     has_background: bool,
 }
 
+/// An agent's JSON file (comments allowed, as in gemini-cli's settings),
+/// read as settings are: capped, and never waiting on a FIFO.
+fn read_agent_json(path: &Path) -> Option<Value> {
+    let bytes = hookshot_registry::read_settings(path).ok()?;
+    let text = String::from_utf8(bytes).ok()?;
+    let text = hookshot_registry::blank_comments(&text).unwrap_or(text);
+    serde_json::from_str(&text).ok()
+}
+
 fn new_session_id() -> String {
     let t = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -930,13 +939,15 @@ impl HookSystem {
             Some(b) => b.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()),
             None => std::env::var(name).ok(),
         };
-        // gemini-cli gives its hooks the session's plans folder; run for
+        // gemini-cli gives its hooks the session's plans folder (or the
+        // one its settings name); run for
         // another caller, gemini hooks get where gemini-cli keeps it.
         // Read only for gemini hooks: other events pay no file read.
         if gemini
             && caller("GEMINI_PLANS_DIR").is_none()
             && let Some(home) = caller("HOME").filter(|h| !h.is_empty())
-            && let Some(dir) = hookshot_core::agent::gemini_plans_dir(Path::new(&home), &self.workdir, session)
+            && let Some(dir) =
+                hookshot_core::agent::gemini_plans_dir(Path::new(&home), &self.workdir, session, read_agent_json)
         {
             vars.push(("GEMINI_PLANS_DIR".into(), dir.display().to_string()));
         }

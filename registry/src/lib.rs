@@ -25,7 +25,8 @@ mod yaml;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hookshot_core::{Dialect, FailPolicy, HookAction, HookDef, SourceKind};
+use hookshot_core::agent::{IMPORTED_DIR, imported_files};
+use hookshot_core::{Agent, Dialect, FailPolicy, HookAction, HookDef, SourceKind};
 use serde_json::Value;
 
 pub use error::{Diagnostic, Error};
@@ -38,7 +39,7 @@ pub use settings::{
     blank_comments, compile_matcher, flavour_of, parse,
 };
 pub use trust::{
-    ABSENT, CommandPaths, HOOK_FOLDERS, MAX_COVERED_FILES, TrustEntry, TrustError, TrustStore, covered_files,
+    ABSENT, CommandPaths, MAX_COVERED_FILES, TrustEntry, TrustError, TrustStore, covered_files, hook_folders,
     process_files,
 };
 
@@ -86,14 +87,19 @@ impl Source {
         }
         let name = self.path.file_name()?.to_str()?;
         let dir = self.path.parent().and_then(Path::file_name).and_then(|d| d.to_str());
+        // Any file in Claude Code's or gemini-cli's folder is theirs (a
+        // user names `.claude/other.json` to try it); Codex's folder holds
+        // more than hooks (`auth.json`), so only its hook files are read.
+        let by_folder = Agent::ALL
+            .into_iter()
+            .find(|a| dir == Some(a.folder()) && (*a != Agent::Codex || a.owns_file(&self.path)));
+        if let Some(agent) = by_folder {
+            return Some(agent.dialect());
+        }
         match (dir, name) {
-            // Codex reads the same hooks format as Claude Code.
-            (Some(".claude"), _) | (Some(".codex"), "hooks.json" | "config.toml") => Some(Dialect::Claude),
-            (Some(".gemini"), _) | (_, "gemini-extension.json") => Some(Dialect::Gemini),
+            (_, "gemini-extension.json") => Some(Dialect::Gemini),
             // What `hookshot install --import` moved out of an agent's file.
-            (Some(IMPORTED_DIR), _) if self.in_hookshot_dir() => {
-                IMPORTED.iter().find(|(n, _)| *n == name).map(|(_, d)| *d)
-            }
+            (Some(IMPORTED_DIR), _) if self.in_hookshot_dir() => Agent::of_imported(name).map(Agent::dialect),
             (Some(".jcli"), _) | (_, "hooks.yaml" | "hooks.yml") => Some(Dialect::Jcli),
             (Some("hooks"), "hooks.json") if self.plugin_root().is_some() => Some(Dialect::Claude),
             _ => None,
@@ -926,17 +932,9 @@ pub fn claude_plugins(home: &Path, project: &Path) -> Vec<(PathBuf, SourceKind)>
 /// The folder, beside hookshot's own settings (`~/.config/hookshot/`,
 /// `.hookshot/`), holding the hooks `hookshot install --import` moved out of
 /// an agent's settings.
-pub const IMPORTED_DIR: &str = "imported";
-
-/// The files in [`IMPORTED_DIR`], one per agent, and the dialect each is in
-/// (Codex's hooks have Claude Code's format).
-pub const IMPORTED: [(&str, Dialect); 4] = [
-    ("claude.json", Dialect::Claude),
-    // What Claude Code keeps per user in a project (`.claude/settings.local.json`).
-    ("claude-local.json", Dialect::Claude),
-    ("gemini.json", Dialect::Gemini),
-    ("codex.json", Dialect::Claude),
-];
+/// The order the agents' own files are read in: where a hook stands in a
+/// sequential plan must not move when a row is added to the agent table.
+const READ_ORDER: [Agent; 3] = [Agent::Gemini, Agent::Claude, Agent::Codex];
 
 /// The settings files hookshot looks for: system ([`system_dirs`]), user
 /// (`$XDG_CONFIG_HOME/hookshot`, with its [`IMPORTED_DIR`]), the agent-native user files when
@@ -982,14 +980,16 @@ pub fn discover(
         for name in ["settings.json", "hooks.yaml"] {
             add(c.join("hookshot").join(name), SourceKind::User, None);
         }
-        for (name, _) in IMPORTED {
+        for (name, _) in imported_files() {
             add(c.join("hookshot").join(IMPORTED_DIR).join(name), SourceKind::User, None);
         }
     }
     if agent_user_files && let Some(h) = home {
-        add(h.join(".gemini/settings.json"), SourceKind::User, None);
-        add(h.join(".claude/settings.json"), SourceKind::User, None);
-        add(h.join(".codex/hooks.json"), SourceKind::User, None);
+        for agent in READ_ORDER {
+            for f in agent.files().iter().filter(|f| !f.project_only) {
+                add(h.join(agent.folder()).join(f.name), SourceKind::User, None);
+            }
+        }
         // Claude Code's user and per-project MCP servers, for mcp_tool hooks.
         let claude_json = h.join(".claude.json");
         if std::fs::symlink_metadata(&claude_json).is_ok() {
@@ -1007,7 +1007,6 @@ pub fn discover(
                 add(hooks, kind, scope);
             }
         }
-        add(h.join(".codex/config.toml"), SourceKind::User, None);
         add(h.join(".jdata/agent/hooks.yaml"), SourceKind::User, None);
     }
     // Extensions: the user's, then the project's (`extensions/<name>/`).
@@ -1020,21 +1019,16 @@ pub fn discover(
     for path in extensions(&project.join(".hookshot").join("extensions")) {
         add(path, SourceKind::Extension, Some(project));
     }
-    for (name, _) in IMPORTED {
+    for (name, _) in imported_files() {
         let path = project.join(".hookshot").join(IMPORTED_DIR).join(name);
         add(path, SourceKind::Project, Some(project));
     }
-    for rel in [
-        ".hookshot/settings.json",
-        ".hookshot/hooks.yaml",
-        ".gemini/settings.json",
-        ".claude/settings.json",
-        ".claude/settings.local.json",
-        ".mcp.json",
-        ".codex/hooks.json",
-        ".codex/config.toml",
-        ".jcli/hooks.yaml",
-    ] {
+    let agents = READ_ORDER
+        .into_iter()
+        .flat_map(|a| a.files().iter().map(move |f| Path::new(a.folder()).join(f.name)));
+    let hookshot_own = [".hookshot/settings.json", ".hookshot/hooks.yaml"].map(PathBuf::from);
+    let others = [".mcp.json", ".jcli/hooks.yaml"].map(PathBuf::from);
+    for rel in hookshot_own.into_iter().chain(agents).chain(others) {
         add(project.join(rel), SourceKind::Project, Some(project));
     }
     out.extend(plugins_gone.into_iter().map(|(path, kind, scope)| Source {

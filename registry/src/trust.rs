@@ -45,7 +45,12 @@ pub const ABSENT: &str = "absent";
 /// project, whether a command names it or not (a script sources its
 /// neighbours). Settings files hookshot reads there are approved on their
 /// own and left out.
-pub const HOOK_FOLDERS: [&str; 4] = [".claude/hooks", ".gemini/hooks", ".codex/hooks", ".hookshot"];
+pub fn hook_folders() -> impl Iterator<Item = &'static str> {
+    hookshot_core::Agent::ALL
+        .into_iter()
+        .map(hookshot_core::Agent::hooks_folder)
+        .chain([".hookshot"])
+}
 
 /// One approval.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -300,7 +305,7 @@ pub type CommandPaths<'a> = &'a dyn Fn(&str, &Path) -> Vec<PathBuf>;
 ///   and MCP servers' command lines word by word, unsplit;
 /// - names that do not exist yet but look like files (a `/` or a `.`), as
 ///   [`ABSENT`];
-/// - every file under the [`HOOK_FOLDERS`] of `scope`, and each of their
+/// - every file under the [`hook_folders`] of `scope`, and each of their
 ///   folders' listings (`DIR/`), so a file added there is seen.
 ///
 /// More than [`MAX_COVERED_FILES`] files, or one over
@@ -388,7 +393,7 @@ pub fn covered_files(
         .iter()
         .filter_map(|f| inside(scope, f))
         .map(|r| r.display().to_string());
-    for folder in HOOK_FOLDERS.iter().map(|f| f.to_string()).chain(extra) {
+    for folder in hook_folders().map(str::to_string).chain(extra) {
         for (rel, digest) in folder_covers(scope, &folder)? {
             out.insert(rel, digest);
             if out.len() > MAX_COVERED_FILES {

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 use hookshot::{Dialect, EventKind, FailPolicy};
-use hookshot_registry::IMPORTED_DIR;
+use hookshot_core::agent::IMPORTED_DIR;
 use serde_json::{Map, Value, json};
 
 use crate::Fail;
@@ -27,7 +27,8 @@ use file::JsonFile;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum Agent {
-    /// Claude Code (`.claude/settings.json`).
+    /// Claude Code (`.claude/settings.json`; `settings.local.json` in a
+    /// project).
     Claude,
     /// gemini-cli (`.gemini/settings.json`).
     Gemini,
@@ -37,11 +38,8 @@ pub(crate) enum Agent {
 
 /// How long the agent waits for `hookshot fire`: longer than any hook's own
 /// deadline inside it, so hookshot, not the agent, decides what a slow hook
-/// means (Claude Code and Codex count seconds, gemini-cli milliseconds).
+/// means (where the agent allows that long).
 const AGENT_TIMEOUT_S: u64 = 600;
-/// The most Codex gives a SessionEnd hook (`codex-rs/hooks`: longer ones
-/// are clamped, with a warning on every session).
-const CODEX_SESSION_END_S: u64 = 3;
 
 /// One settings file of the agent that install reads or writes.
 struct AgentFile {
@@ -58,29 +56,25 @@ impl Agent {
         self.core().name()
     }
 
-    /// The agent's files in `scope`. In a project, Claude Code keeps what is
-    /// one user's in `.claude/settings.local.json`: hookshot registers
-    /// there, so the shared `.claude/settings.json`, which teams commit,
-    /// never names this machine's path of hookshot.
+    /// The agent's files in `scope` that install reads or writes (its
+    /// row of the agent table: where it registers, and what `--import`
+    /// moves).
     fn files(self, scope: &Scope) -> Vec<AgentFile> {
-        let root = scope.root();
-        let one = |dir: &str, file: &str, imported| AgentFile {
-            path: root.join(dir).join(file),
-            register: true,
-            imported,
-        };
-        match (self, scope) {
-            (Agent::Claude, Scope::Project(_)) => vec![
-                AgentFile {
-                    register: false,
-                    ..one(".claude", "settings.json", "claude.json")
-                },
-                one(".claude", "settings.local.json", "claude-local.json"),
-            ],
-            (Agent::Claude, Scope::User { .. }) => vec![one(".claude", "settings.json", "claude.json")],
-            (Agent::Gemini, _) => vec![one(".gemini", "settings.json", "gemini.json")],
-            (Agent::Codex, _) => vec![one(".codex", "hooks.json", "codex.json")],
-        }
+        let agent = self.core();
+        let in_project = matches!(scope, Scope::Project(_));
+        let registered = agent.registered_file(in_project);
+        agent
+            .files()
+            .iter()
+            .filter(|f| in_project || !f.project_only)
+            .filter_map(|f| {
+                Some(AgentFile {
+                    path: scope.root().join(agent.folder()).join(f.name),
+                    register: f == registered,
+                    imported: f.imported_as?,
+                })
+            })
+            .collect()
     }
 
     /// The file hookshot registers in.
@@ -131,13 +125,7 @@ impl Agent {
 
     /// One registration: `hookshot fire EVENT`, no matcher (every target).
     fn entry(self, command: &str, event: &str) -> Value {
-        let timeout = match self {
-            Agent::Gemini => AGENT_TIMEOUT_S * 1000,
-            // Codex caps SessionEnd at 3 s and says so in front of the user
-            // at the start of every session when asked for more.
-            Agent::Codex if event == "SessionEnd" => CODEX_SESSION_END_S,
-            Agent::Claude | Agent::Codex => AGENT_TIMEOUT_S,
-        };
+        let timeout = self.core().timeout_value(event, AGENT_TIMEOUT_S);
         let mut hook = json!({"type": "command", "command": command, "timeout": timeout});
         if self == Agent::Gemini {
             hook["name"] = json!("hookshot");

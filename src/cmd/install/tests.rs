@@ -1,5 +1,4 @@
 use super::*;
-use hookshot_registry::IMPORTED;
 
 fn cmd(program: &str, event: &str, fallback: Fallback, warm: bool, portable: bool) -> String {
     Command {
@@ -142,7 +141,7 @@ fn each_agent_imports_into_a_file_discovery_reads_in_its_dialect() {
                 let file = agent.imported_file(&scope, f.imported);
                 let name = file.file_name().and_then(|n| n.to_str()).unwrap();
                 assert_eq!(
-                    IMPORTED.iter().find(|(n, _)| *n == name).map(|(_, d)| *d),
+                    hookshot::Agent::of_imported(name).map(hookshot::Agent::dialect),
                     Some(agent.dialect()),
                     "{agent}"
                 );
