@@ -233,9 +233,15 @@ impl DangerousConfirmation {
             }
             _ => {}
         }
+        // A patch as the apply_patch tool's input, or sent through the
+        // shell tool: in a script (a heredoc) or as one of its words.
         let patch = ["input", "patch", "command"]
             .iter()
-            .filter_map(|k| args.get(*k).and_then(Value::as_str))
+            .filter_map(|k| args.get(*k))
+            .flat_map(|v| match v {
+                Value::Array(words) => words.iter().filter_map(Value::as_str).collect(),
+                other => other.as_str().into_iter().collect::<Vec<_>>(),
+            })
             .find(|t| t.contains("*** Begin Patch"));
         if let Some(patch) = patch {
             return patched_files(patch).find_map(|f| self.write_check(tool, f, &cwd));

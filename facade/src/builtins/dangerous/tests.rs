@@ -139,6 +139,19 @@ fn codex_shell_words_and_patches_are_checked() {
         "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x\n+y\n*** Add File: ../outside.txt\n+z\n*** End Patch";
     let out = call(&f, "apply_patch", json!({"input": patch}));
     assert!(out.reason.unwrap().contains("../outside.txt"));
+    // The same patch sent through the shell tool: as words, and as a
+    // heredoc in a script.
+    let out = call(&f, "shell", json!({"command": ["apply_patch", patch]}));
+    assert!(out.reason.unwrap_or_default().contains("../outside.txt"));
+    let script = format!("apply_patch <<'EOF'\n{patch}\nEOF");
+    let out = call(&f, "shell", json!({"command": ["bash", "-lc", script]}));
+    assert!(out.reason.unwrap_or_default().contains("../outside.txt"));
+    let out = call(
+        &f,
+        "Bash",
+        json!({"command": format!("apply_patch <<'EOF'\n{patch}\nEOF")}),
+    );
+    assert!(out.reason.unwrap_or_default().contains("../outside.txt"));
 }
 
 #[test]
