@@ -217,3 +217,92 @@ fn records_the_disk_refuses_are_counted_and_told() {
         stderr(&o)
     );
 }
+
+/// A team's own secret formats, in the gitleaks rules file they already
+/// keep: found and redacted like the built-in kinds, its allowlist clears
+/// only its own findings, and a rules file that cannot be used is named by
+/// file and line while the scan goes on with its own rules (under the
+/// closed policy, the event is refused instead).
+#[test]
+fn security_scan_reads_the_users_gitleaks_rules() {
+    let p = Project::new();
+    p.write(
+        "proj/.gemini/rules/acme.toml",
+        "title = \"acme\"\n\n[[rules]]\nid = \"acme-token\"\nregex = '''acme_([a-z0-9]{24})'''\nkeywords = [\"acme_\"]\n\
+         [rules.allowlist]\nstopwords = [\"example\"]\n",
+    );
+    p.write(
+        "proj/.gemini/settings.json",
+        &json!({"builtins": {"security_scan": {"rules_file": "rules/acme.toml"}}}).to_string(),
+    );
+    let token = "acme_k3mz8pl2xv7nb4cr9ty6wf1h";
+    let write = |text: &str| {
+        json!({"session_id": "s", "tool_name": "write_file",
+            "tool_input": {"file_path": "x.env", "content": text}})
+    };
+    let o = p.fire("BeforeTool", &write(&format!("ACME={token}\n")), &[], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let content = out["hookSpecificOutput"]["tool_input"]["content"]
+        .as_str()
+        .unwrap_or_default();
+    assert_eq!(content, "ACME=acme_***REDACTED:acme-token***\n", "{out}");
+    // The file's allowlist clears its own rule's example, not a GitHub
+    // token the built-in rules find next to it.
+    let o = p.fire(
+        "BeforeTool",
+        &write("acme_example0000000000000000 ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"),
+        &[],
+        &[],
+    );
+    let out = stdout(&o);
+    let content = out["hookSpecificOutput"]["tool_input"]["content"]
+        .as_str()
+        .unwrap_or_default();
+    assert_eq!(
+        content, "acme_example0000000000000000 ***REDACTED:github_token***",
+        "{out}"
+    );
+
+    // A broken rule: validate names the rules file's line, and the scan
+    // still redacts what its own rules know.
+    p.write(
+        "proj/.gemini/rules/acme.toml",
+        "[[rules]]\nid = \"acme-token\"\nregex = '''acme_([a-z'''\n",
+    );
+    let o = hookshot()
+        .arg("validate")
+        .arg(p.path("proj/.gemini/settings.json"))
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert!(err.contains("acme.toml:3:9: rules[0].regex: invalid regex"), "{err}");
+    let o = p.fire(
+        "BeforeTool",
+        &write("ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"),
+        &[],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).to_string().contains("REDACTED:github_token"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stderr(&o).contains("cannot use its rules_file"), "{}", stderr(&o));
+    p.write(
+        "proj/.gemini/settings.json",
+        &json!({"hooksConfig": {"onFailure": "closed"},
+            "builtins": {"security_scan": {"rules_file": "rules/acme.toml"}}})
+        .to_string(),
+    );
+    let o = p.fire("BeforeTool", &write("hello"), &[], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // A project names rules inside itself, not a file of the user's.
+    p.write(
+        "proj/.gemini/settings.json",
+        &json!({"builtins": {"security_scan": {"rules_file": "~/.ssh/id_rsa"}}}).to_string(),
+    );
+    let o = p.fire("BeforeTool", &write("hello"), &[], &[]);
+    assert!(stderr(&o).contains("leaves the project"), "{}", stderr(&o));
+}

@@ -13,6 +13,7 @@
 //! shell user expects.
 
 mod error;
+pub mod gitleaks;
 mod mcp;
 mod position;
 mod read;
@@ -665,8 +666,8 @@ impl Registry {
 
     /// The built-ins trusted files turned on, merged: the first file to
     /// turn one on (system files first) sets its options; later files may
-    /// make it stricter (a stricter mode, more patterns), never switch it
-    /// off or loosen it.
+    /// make it stricter (a stricter mode, more patterns, more secret
+    /// rules files), never switch it off or loosen it.
     pub fn builtins(&self) -> &[BuiltinSetting] {
         &self.builtins
     }
@@ -704,7 +705,7 @@ impl Registry {
                         });
                     }
                 }
-                "patterns" => {
+                "patterns" | "rules_file" => {
                     let list = first.options.entry(key).or_insert_with(|| Value::Array(Vec::new()));
                     if let (Some(list), Some(more)) = (list.as_array_mut(), value.as_array()) {
                         for p in more {

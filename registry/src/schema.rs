@@ -125,6 +125,7 @@ pub fn schema() -> Value {
                     "enabled": {"type": "boolean"}}}]},
                 "security_scan": {"oneOf": [{"type": "boolean"}, {"type": "object", "additionalProperties": false, "properties": {
                     "mode": {"enum": ["redact", "block"]},
+                    "rules_file": {"type": "string", "description": "a gitleaks rules file (TOML), relative to this file's folder"},
                     "enabled": {"type": "boolean"}}}]}
             },
             "propertyNames": {"enum": BUILTINS}

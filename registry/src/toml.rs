@@ -27,7 +27,7 @@ pub fn parse(path: &Path, text: &str) -> Result<(Value, Positions), Error> {
     Ok((Value::Object(top), positions(text)))
 }
 
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset.min(text.len())];
     let line = before.matches('\n').count() + 1;
     let column = before.rfind('\n').map_or(before.len(), |i| before.len() - i - 1) + 1;

@@ -12,6 +12,8 @@
 //!   files kept, default 3); a relative `path` from a user or system file is
 //!   in the state directory ([`state_dir`]), from any other in the project;
 //! - `dangerous_confirmation`: `patterns` (extra regexes over commands);
+//! - `security_scan`: `rules_file` (a gitleaks rules file of the user's own
+//!   secret formats);
 //! - every built-in: `enabled: false`, or `false` in place of the options
 //!   (which only works where no earlier file turned it on: see
 //!   [`hookshot_registry::Registry::builtins`]).
@@ -128,11 +130,25 @@ pub fn from_settings(config: &[BuiltinSetting], workdir: &Path) -> Builtins {
                 } else {
                     secrets::Mode::Redact
                 };
+                // The user's own rules: a file that cannot be used leaves
+                // the scan running on its own rules, and is a problem of
+                // the load (which the closed policy blocks on).
+                let mut extra = Vec::new();
+                let files = opts.get("rules_file").and_then(Value::as_array).into_iter().flatten();
+                for path in files.filter_map(Value::as_str) {
+                    match hookshot_registry::gitleaks::load(Path::new(path)) {
+                        Ok(loaded) => extra.extend(loaded.rules),
+                        Err(why) => b.problems.push(format!(
+                            "built-in security_scan ({}) cannot use its rules_file: {why}; it runs with its own rules",
+                            setting.at
+                        )),
+                    }
+                }
                 for e in [EventKind::BeforeTool, EventKind::AfterTool, EventKind::BeforeModel] {
                     b.hooks.push(def(name, e));
                 }
                 b.in_process
-                    .push((name.clone(), Arc::new(secrets::SecurityScan::new(m))));
+                    .push((name.clone(), Arc::new(secrets::SecurityScan::new(m).with_rules(extra))));
             }
             "audit_log" => {
                 let path = opts

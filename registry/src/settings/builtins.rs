@@ -9,7 +9,7 @@ pub const BUILTINS: &[&str] = &["audit_log", "dangerous_confirmation", "security
 pub const BUILTIN_OPTIONS: &[(&str, &[&str])] = &[
     ("audit_log", &["path", "max_bytes", "keep", "enabled"]),
     ("dangerous_confirmation", &["mode", "patterns", "enabled"]),
-    ("security_scan", &["mode", "enabled"]),
+    ("security_scan", &["mode", "rules_file", "enabled"]),
 ];
 
 impl Parser<'_> {
@@ -84,6 +84,15 @@ impl Parser<'_> {
                     "max_bytes" => self.bounded(&kp, value, AUDIT_MAX_BYTES, "bytes"),
                     "keep" => self.bounded(&kp, value, AUDIT_KEEP, "rotated files"),
                     "patterns" => self.patterns(&kp, value),
+                    "rules_file" => {
+                        if let Some(path) = self.rules_file(&kp, value) {
+                            // Kept as a list: later files add theirs.
+                            setting
+                                .options
+                                .insert(key.clone(), Value::Array(vec![Value::String(path)]));
+                        }
+                        continue;
+                    }
                     _ => {}
                 }
                 if key != "enabled" {
@@ -121,6 +130,56 @@ impl Parser<'_> {
                 ),
             );
         }
+    }
+
+    /// A gitleaks rules file: a path relative to the settings file's
+    /// folder (or `~/...`), read now so `validate` names a bad rule by its
+    /// line. A file that cannot be used is a warning, not an error: the
+    /// scan still runs with its own rules. Returns the path resolved.
+    fn rules_file(&mut self, ptr: &str, value: &Value) -> Option<String> {
+        let Some(path) = value.as_str().filter(|p| !p.is_empty()) else {
+            self.error(
+                ptr,
+                format!("expected a gitleaks rules file path, found {}", describe(value)),
+            );
+            return None;
+        };
+        // Others than the user write project and extension files: theirs
+        // name rules inside the project, not any file of the user's.
+        let p = Path::new(path);
+        if matches!(self.source, SourceKind::Project | SourceKind::Extension)
+            && (p.is_absolute()
+                || path.starts_with('~')
+                || p.components().any(|c| matches!(c, std::path::Component::ParentDir)))
+        {
+            self.error(
+                ptr,
+                format!(
+                    "\"{path}\" leaves the project: a rules file named by {} settings must be a path inside the project",
+                    self.source
+                ),
+            );
+            return None;
+        }
+        let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+        let full = match (path.strip_prefix("~/"), home) {
+            (Some(rest), Some(h)) => h.join(rest),
+            _ => self.path.parent().unwrap_or(Path::new(".")).join(path),
+        };
+        match crate::gitleaks::load(&full) {
+            Ok(loaded) => {
+                for why in loaded.skipped {
+                    self.warn(ptr, why);
+                }
+            }
+            Err(why) => self.warn(
+                ptr,
+                format!(
+                    "security_scan cannot use these rules ({why}); it runs with its own rules until the file is fixed"
+                ),
+            ),
+        }
+        Some(full.display().to_string())
     }
 
     /// A whole number within `range`.

@@ -16,6 +16,7 @@
 mod rules;
 
 use hookshot_core::{Decision, EventKind, HookOutput};
+use hookshot_registry::gitleaks::{SecretRule, Target};
 use hookshot_runner::Hook;
 use regex::Regex;
 use serde_json::{Map, Value, json};
@@ -36,6 +37,9 @@ pub enum Mode {
 pub struct SecurityScan {
     mode: Mode,
     encoded: Regex,
+    wrapped: Regex,
+    /// The user's own rules (`rules_file`), after the built-in ones.
+    extra: Vec<SecretRule>,
 }
 
 /// Decodes base64 (standard or URL-safe, padding optional).
@@ -91,6 +95,25 @@ fn readable(bytes: Vec<u8>) -> Option<String> {
     (s.len() >= 8 && printable * 10 >= s.chars().count() * 9).then_some(s)
 }
 
+/// Whether one of `rule`'s allowlists clears the finding `secret` (whose
+/// whole match is `whole`, in `text`).
+fn allowed(rule: &SecretRule, text: &str, secret: &str, whole: regex::Match<'_>) -> bool {
+    let line = || {
+        let start = text[..whole.start()].rfind('\n').map_or(0, |i| i + 1);
+        let end = text[whole.end()..].find('\n').map_or(text.len(), |i| whole.end() + i);
+        &text[start..end]
+    };
+    let lower = secret.to_lowercase();
+    rule.allow.iter().any(|a| {
+        let target = match a.target {
+            Target::Secret => secret,
+            Target::Match => whole.as_str(),
+            Target::Line => line(),
+        };
+        a.regexes.iter().any(|r| r.is_match(target)) || a.stopwords.iter().any(|w| lower.contains(w.as_str()))
+    })
+}
+
 impl SecurityScan {
     /// The scanner.
     pub fn new(mode: Mode) -> SecurityScan {
@@ -102,15 +125,74 @@ impl SecurityScan {
                 r"(?:[A-Za-z0-9._~+\-]*%[0-9A-Fa-f]{2}){2,}[A-Za-z0-9._~+\-]*|\b(?:[0-9a-fA-F]{2}){12,}\b|[A-Za-z0-9+/_\-]{16,}={0,2}",
             )
             .expect("encoded-run pattern compiles"),
+            // base64 wrapped as `base64` (76 columns) and PEM or openssl
+            // (64) wrap it: a secret may straddle a line break.
+            wrapped: Regex::new(
+                r"(?:[A-Za-z0-9+/]{76}\r?\n)+[A-Za-z0-9+/]{0,76}={0,2}|(?:[A-Za-z0-9+/]{64}\r?\n)+[A-Za-z0-9+/]{0,64}={0,2}",
+            )
+            .expect("wrapped-run pattern compiles"),
+            extra: Vec::new(),
         }
     }
 
-    /// Every secret in `text`: byte range and kind, in order.
-    fn find(&self, text: &str) -> Vec<(usize, usize, String)> {
+    /// The scanner with the user's own rules added.
+    pub fn with_rules(mut self, rules: Vec<SecretRule>) -> SecurityScan {
+        self.extra = rules;
+        self
+    }
+
+    /// The secrets of `text` by the built-in rules, then the user's.
+    fn scan(&self, text: &str) -> Vec<(usize, usize, String)> {
         let mut found: Vec<(usize, usize, String)> = rules::scan(text)
             .into_iter()
             .map(|f| (f.start, f.end, f.id.to_string()))
             .collect();
+        if self.extra.is_empty() {
+            return found;
+        }
+        let lower = text.to_lowercase();
+        for rule in &self.extra {
+            if !rule.keywords.is_empty() && !rule.keywords.iter().any(|k| lower.contains(k.as_str())) {
+                continue;
+            }
+            for caps in rule.regex.captures_iter(text) {
+                let Some(whole) = caps.get(0) else { continue };
+                let m = match rule.secret_group {
+                    Some(g) => caps.get(g),
+                    None => caps.iter().skip(1).flatten().next().or(Some(whole)),
+                };
+                let Some(m) = m.filter(|m| !m.is_empty()) else { continue };
+                if rule.entropy > 0.0 && rules::entropy(m.as_str()) < rule.entropy {
+                    continue;
+                }
+                if allowed(rule, text, m.as_str(), whole) {
+                    continue;
+                }
+                if found.iter().any(|(s, e, _)| *s < m.end() && m.start() < *e) {
+                    continue;
+                }
+                found.push((m.start(), m.end(), rule.id.clone()));
+            }
+        }
+        found.sort_by_key(|f| f.0);
+        found
+    }
+
+    /// Every secret in `text`: byte range and kind, in order.
+    fn find(&self, text: &str) -> Vec<(usize, usize, String)> {
+        let mut found = self.scan(text);
+        for m in self.wrapped.find_iter(text) {
+            if found.iter().any(|(s, e, _)| *s < m.end() && m.start() < *e) {
+                continue;
+            }
+            let joined: String = m.as_str().split_whitespace().collect();
+            let Some(decoded) = base64(&joined).and_then(readable) else {
+                continue;
+            };
+            if let Some((_, _, inner)) = self.scan(&decoded).first() {
+                found.push((m.start(), m.end(), format!("{inner}_base64")));
+            }
+        }
         for m in self.encoded.find_iter(text) {
             if found.iter().any(|(s, e, _)| *s < m.end() && m.start() < *e) {
                 continue;
@@ -126,8 +208,8 @@ impl SecurityScan {
             let Some((text, how)) = decoded.and_then(|(b, how)| readable(b).map(|t| (t, how))) else {
                 continue;
             };
-            if let Some(inner) = rules::scan(&text).first() {
-                found.push((m.start(), m.end(), format!("{}_{}", inner.id, how.replace('-', "_"))));
+            if let Some((_, _, inner)) = self.scan(&text).first() {
+                found.push((m.start(), m.end(), format!("{inner}_{}", how.replace('-', "_"))));
             }
         }
         found.sort_by_key(|f| f.0);
@@ -277,6 +359,26 @@ mod tests {
                 r.id
             );
         }
+    }
+
+    #[test]
+    fn the_users_rules_add_kinds_and_their_allowlists_clear_only_their_own() {
+        let text = "[[rules]]\nid = \"acme\"\nregex = '''acme_[a-z0-9]{24}'''\nentropy = 3.0\n\
+                    [[rules.allowlists]]\nregexTarget = \"line\"\nregexes = ['''^#''']\n\
+                    [allowlist]\nstopwords = [\"ghp_\"]\n";
+        let loaded = hookshot_registry::gitleaks::parse(std::path::Path::new("r.toml"), text).unwrap();
+        let s = SecurityScan::new(Mode::Redact).with_rules(loaded.rules);
+        let token = "acme_k3mz8pl2xv7nb4cr9ty6wf1h";
+        assert_eq!(s.redact(&format!("x={token}")).0, "x=***REDACTED:acme***");
+        // Below the entropy floor, on an allowed line: no finding.
+        assert!(s.redact("x=acme_aaaaaaaaaaaaaaaaaaaaaaaa").1.is_empty());
+        assert!(s.redact(&format!("# {token}")).1.is_empty());
+        // The file's stopword does not clear a built-in finding.
+        let (out, _) = s.redact("ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789");
+        assert_eq!(out, "***REDACTED:github_token***");
+        // Encoded, the user's kind is found like the built-in ones.
+        let encoded = "YWNtZV9rM216OHBsMnh2N25iNGNyOXR5NndmMWg=";
+        assert_eq!(s.redact(encoded).0, "***REDACTED:acme_base64***");
     }
 
     #[test]

@@ -24,6 +24,9 @@ pub struct Rule {
     /// The pattern also runs over the text upper-cased (a key id that
     /// went through `tr a-z A-Z` or a lowercasing log is still the key).
     fold: bool,
+    /// The secret must hold a digit (a short value that is a word, such
+    /// as `required`, names no key).
+    digit: bool,
     compiled: OnceLock<Regex>,
 }
 
@@ -34,6 +37,7 @@ const fn rule(id: &'static str, pattern: &'static str, keywords: &'static [&'sta
         keywords,
         entropy: 0.0,
         fold: false,
+        digit: false,
         compiled: OnceLock::new(),
     }
 }
@@ -46,6 +50,11 @@ impl Rule {
 
     const fn fold(mut self) -> Rule {
         self.fold = true;
+        self
+    }
+
+    const fn digit(mut self) -> Rule {
+        self.digit = true;
         self
     }
 
@@ -65,8 +74,22 @@ pub fn rules() -> &'static [Rule] {
             // truncated paste is still the key).
             rule(
                 "private_key",
-                r"(?i)-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=:,\- \t\r\n]*)",
+                r"(?i)-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=:,\- \t\r\n\\]*)",
                 &["private key"],
+            ),
+            // A key's base64 body without its BEGIN line (pasted, wrapped
+            // at any width, or in a JSON string with `\n` escapes): the
+            // DER openings of PKCS#1 and PKCS#8 RSA, SEC1 and PKCS#8 EC and
+            // PKCS#8 Ed25519 private keys, never those of public keys or
+            // certificates.
+            rule(
+                "private_key",
+                concat!(
+                    r"(?:^|[^A-Za-z0-9+/])((?:MII[A-Za-z0-9+/]{3}IB(?:ADANBgkqhkiG9w0BAQEFAASC|AAKC)|MHcCAQEEI|",
+                    r"MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg|MC4CAQAwBQYDK2VwBCIEI)",
+                    r"[A-Za-z0-9+/=]*(?:(?:\r?\n|\\n)[ \t]*[A-Za-z0-9+/=]{16,})*)"
+                ),
+                &["mii", "mhccaqeei", "mc4caqaw"],
             ),
             rule("aws_access_key", r"((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})(?:[^A-Z0-9]|$)", &["a3t", "akia", "asia", "abia", "acca"]).fold(),
             rule(
@@ -94,6 +117,16 @@ pub fn rules() -> &'static [Rule] {
             rule("replicate_token", r"(r8_[A-Za-z0-9]{37})", &["r8_"]),
             rule("xai_api_key", r"(xai-[A-Za-z0-9]{80})", &["xai-"]),
             rule("perplexity_api_key", r"(pplx-[A-Za-z0-9]{48})", &["pplx-"]),
+            rule("langsmith_key", r"(lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10})", &["lsv2_"]),
+            rule("tavily_key", r"(tvly-(?:dev-|prod-)?[A-Za-z0-9]{32})", &["tvly-"]),
+            rule("nvidia_key", r"(nvapi-[A-Za-z0-9_\-]{64})", &["nvapi-"]),
+            // Package registries.
+            rule("rubygems_key", r"(rubygems_[a-f0-9]{48})", &["rubygems_"]),
+            rule("cratesio_token", r"\b(cio[A-Za-z0-9]{32})\b", &["cio"]).entropy(3.0),
+            rule("nuget_key", r"\b(oy2[a-z0-9]{43})\b", &["oy2"]),
+            // `.npmrc`: `//host/:_authToken=`, `_auth=` (base64 of
+            // user:password), `_password=` (base64).
+            rule("npmrc_auth", r#"(?:^|[\s"'/:])_(?:authToken|auth|password)\s*=\s*["']?([^\s"'$]{6,})"#, &["_auth", "_password"]),
             rule("vault_token", r"\b((?:hvs|hvb)\.[A-Za-z0-9_\-]{24,})", &["hvs.", "hvb."]),
             rule("sendgrid_key", r"(SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43})", &["sg."]),
             rule("digitalocean_token", r"(do[opr]_v1_[a-f0-9]{64})", &["_v1_"]),
@@ -114,7 +147,8 @@ pub fn rules() -> &'static [Rule] {
             ),
             rule("authorization", r#"(?i)\b(?:bearer)\s+([A-Za-z0-9._~+/\-]{20,}=*)"#, &["bearer"]).entropy(3.0),
             // `scheme://user:password@host`.
-            rule("url_password", r#"(?i)\b[a-z][a-z0-9+.\-]{1,20}://[^\s:/@"'<>]{0,100}:([^\s@/"'<>]{3,200})@"#, &["://"]),
+            // The password may hold a bare `@` (the host follows the last one).
+            rule("url_password", r#"(?i)\b[a-z][a-z0-9+.\-]{1,20}://[^\s:/@"'<>]{0,100}:([^\s/"'<>]{3,200})@"#, &["://"]),
             // `DB_PASS=hunter2`, `SMTP_PASSWORD="a, b;(c)"`: a shell or env
             // assignment whose name says password says so of any value,
             // short or punctuated (no entropy floor to reach).
@@ -133,6 +167,11 @@ pub fn rules() -> &'static [Rule] {
             ),
             rule(
                 "password_option",
+                r#"(?:^|[\s;&|(])(?:redis-cli\b[^\n|;&]*?\s-a|sshpass\s+-p|(?:docker|podman|nerdctl|buildah|skopeo|oras|helm\s+registry)\s+login\b[^\n|;&]*?\s-p)\s*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"';&|]+))"#,
+                &["redis-cli", "sshpass", "login"],
+            ),
+            rule(
+                "password_option",
                 r#"--password[= ](?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'$-][^\s"']*))"#,
                 &["--password"],
             ),
@@ -145,6 +184,28 @@ pub fn rules() -> &'static [Rule] {
                 r"(?m)^[A-Za-z0-9.\-*]+:(?:\d+|\*):[A-Za-z0-9_\-*]+:[A-Za-z0-9_.@\-*]+:(\S+)$",
                 &[":5432:", ":*:"],
             ),
+            // `password = "..."`, `"password": "..."` in code and config:
+            // a quoted value of a name that says password is one, however
+            // short or plain; so is a YAML value (`POSTGRES_PASSWORD: x`).
+            rule(
+                "password_assignment",
+                r#"(?i)[a-z0-9_.\-]*(?:passw(?:or)?d|passphrase|pwd)["']?\s*(?::=|=>|=|:)\s*(?:"([^"\n]{1,200})"|'([^'\n]{1,200})')"#,
+                &["pass", "pwd"],
+            ),
+            rule(
+                "password_assignment",
+                r#"(?m)(?:^|\\n)[ \t]*-?[ \t]*["']?[A-Za-z0-9_.\-]*(?i:passw(?:or)?d|passphrase|pwd)["']?[ \t]*:[ \t]+([^\s#"'$&*{\[|>!%\\][^\s#\\]*)[ \t]*(?:$|\\n)"#,
+                &["pass", "pwd"],
+            ),
+            // `api_key: Zk3mZ8pL`: a key too short for the generic rule's
+            // entropy floor, but with a digit and few repeats.
+            rule(
+                "secret_assignment",
+                r#"(?i)(?:api[_.\-]?key|apikey|secret[_.\-]?key|access[_.\-]?key|client[_.\-]?secret|auth[_.\-]?token|access[_.\-]?token|api[_.\-]?token)["']?\s*(?::=|=>|=|:)\s*["'`]?([A-Za-z0-9_\-+/=.]{8,11})(?:["'`\s,;]|$)"#,
+                &["key", "secret", "token"],
+            )
+            .entropy(2.7)
+            .digit(),
             // `password = ...`, `"api_key": "..."`, `TOKEN=...`, with a
             // value that looks random.
             Rule {
@@ -159,6 +220,7 @@ pub fn rules() -> &'static [Rule] {
                 ],
                 entropy: 3.5,
                 fold: false,
+                digit: false,
                 compiled: OnceLock::new(),
             },
         ]
@@ -182,13 +244,21 @@ pub fn entropy(s: &str) -> f64 {
 }
 
 /// Values that name a secret rather than hold one: `$VAR`, `${VAR}`,
-/// `%VAR%`, `{{ var }}`, `<placeholder>`, a run of one character.
+/// `%VAR%`, `{{ var }}`, `<placeholder>`, `your-key-here`, `changeme`,
+/// `***`, a word of YAML (`true`, `null`), a run of one character.
 fn placeholder(v: &str) -> bool {
     let first = v.chars().next().unwrap_or(' ');
+    let lower = v.to_ascii_lowercase();
     v.starts_with('$')
         || v.starts_with("{{")
         || (v.starts_with('%') && v.ends_with('%'))
+        || (v.starts_with('<') && v.ends_with('>'))
         || v.contains("REDACTED")
+        || lower.starts_with("your")
+        || matches!(
+            lower.as_str(),
+            "changeme" | "change_me" | "change-me" | "password" | "secret" | "true" | "false" | "null" | "none" | "~"
+        )
         || v.chars().all(|c| c == first)
 }
 
@@ -250,7 +320,10 @@ pub fn scan(text: &str) -> Vec<Found> {
                 if pass == 1 && !value.chars().any(|c| c.is_ascii_digit()) {
                     continue;
                 }
-                if rule.entropy > 0.0 && (entropy(value) < rule.entropy || placeholder(value)) {
+                if placeholder(value)
+                    || (rule.entropy > 0.0 && entropy(value) < rule.entropy)
+                    || (rule.digit && !value.chars().any(|c| c.is_ascii_digit()))
+                {
                     continue;
                 }
                 if found.iter().any(|f| f.start < m.end() && m.start() < f.end) {
