@@ -6,14 +6,15 @@
 
 use super::shell::Arg;
 
-/// A row: the program, whether a call (its known words after the program)
-/// destroys, and what it destroys.
-type Row = (&'static [&'static str], fn(&[&str]) -> bool, &'static str);
+/// A row: the program, whether a call destroys (given its known words
+/// after the program, and whether any word is computed at run time), and
+/// what it destroys.
+type Row = (&'static [&'static str], fn(&[&str], bool) -> bool, &'static str);
 
 const ROWS: &[Row] = &[
     (
         &["docker", "podman"],
-        |w| {
+        |w, computed| {
             let sub = subcommands(w, 2);
             let all = has(w, &["-a", "--all", "--volumes"]);
             matches!(
@@ -21,12 +22,39 @@ const ROWS: &[Row] = &[
                 ["system", "prune"] | ["image", "prune"] | ["container", "prune"]
             ) && all
                 || matches!(sub.as_slice(), ["volume", "rm" | "prune"] | ["volume", "remove"])
+                || matches!(sub.as_slice(), ["compose", "down"]) && has(w, &["-v", "--volumes"])
+                // `docker rm -f $(docker ps -aq)`: whatever the list holds.
+                || computed && matches!(sub.first(), Some(&("rm" | "rmi")))
+                || computed && matches!(sub.as_slice(), ["container" | "image", "rm"])
         },
         "deletes containers' data (images, volumes)",
     ),
     (
+        &["docker-compose", "podman-compose"],
+        |w, _| subcommands(w, 1).first() == Some(&"down") && has(w, &["-v", "--volumes"]),
+        "deletes the services' volumes",
+    ),
+    (
+        &["helm"],
+        |w, _| {
+            matches!(
+                subcommands(w, 1).first(),
+                Some(&("uninstall" | "delete" | "del" | "un"))
+            )
+        },
+        "uninstalls a release and deletes its resources",
+    ),
+    (
+        &["az"],
+        |w, _| {
+            let words = subcommands(w, 6);
+            matches!(words.as_slice(), ["group", "delete", ..]) || words.contains(&"delete") && has(w, &["--yes", "-y"])
+        },
+        "deletes cloud resources without asking",
+    ),
+    (
         &["kubectl", "oc"],
-        |w| {
+        |w, _| {
             let sub = subcommands(w, 2);
             sub.first() == Some(&"delete")
                 && (has(w, &["--all", "-A", "--all-namespaces"])
@@ -36,7 +64,7 @@ const ROWS: &[Row] = &[
     ),
     (
         &["terraform", "tofu", "terragrunt"],
-        |w| {
+        |w, _| {
             let sub = subcommands(w, 1);
             sub.first() == Some(&"destroy") || sub.first() == Some(&"apply") && has(w, &["-destroy", "--destroy"])
         },
@@ -44,12 +72,12 @@ const ROWS: &[Row] = &[
     ),
     (
         &["pulumi"],
-        |w| subcommands(w, 1).first() == Some(&"destroy"),
+        |w, _| subcommands(w, 1).first() == Some(&"destroy"),
         "destroys the infrastructure it manages",
     ),
     (
         &["aws"],
-        |w| {
+        |w, _| {
             let sub = subcommands(w, 2);
             matches!(sub.as_slice(), ["s3", "rm"]) && has(w, &["--recursive"])
                 || matches!(sub.as_slice(), ["s3", "rb"]) && has(w, &["--force"])
@@ -62,7 +90,7 @@ const ROWS: &[Row] = &[
     ),
     (
         &["gcloud", "gsutil"],
-        |w| {
+        |w, _| {
             let words = subcommands(w, 6);
             words.contains(&"delete") && has(w, &["--quiet", "-q"])
                 || words.first() == Some(&"rm") && has(w, &["-r", "-R", "-a"])
@@ -72,7 +100,7 @@ const ROWS: &[Row] = &[
     ),
     (
         &["gh"],
-        |w| matches!(subcommands(w, 2).as_slice(), ["repo", "delete"]),
+        |w, _| matches!(subcommands(w, 2).as_slice(), ["repo", "delete"]),
         "deletes a repository",
     ),
     (
@@ -85,20 +113,137 @@ const ROWS: &[Row] = &[
             "cockroach",
             "clickhouse-client",
         ],
-        |w| w.iter().any(|s| destroys_data(s)),
+        |w, _| w.iter().any(|s| destroys_data(s)),
         "drops or empties database tables",
     ),
     (
         &["redis-cli", "valkey-cli"],
-        |w| {
+        |w, _| {
             w.iter()
                 .any(|s| s.eq_ignore_ascii_case("flushall") || s.eq_ignore_ascii_case("flushdb"))
         },
         "empties the database",
     ),
     (
+        &["mongo", "mongosh"],
+        |w, _| {
+            w.iter().any(|s| {
+                let code: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+                [
+                    "dropDatabase(",
+                    ".drop(",
+                    "deleteMany({})",
+                    ".remove({})",
+                    "dropCollection(",
+                ]
+                .iter()
+                .any(|call| code.contains(call))
+            })
+        },
+        "drops or empties collections",
+    ),
+    (&["dropdb", "dropuser"], |_, _| true, "deletes a database"),
+    (&["mysqladmin"], |w, _| w.contains(&"drop"), "deletes a database"),
+    (
+        &["zfs", "zpool"],
+        |w, _| subcommands(w, 1).first() == Some(&"destroy"),
+        "destroys a pool or data set with its data",
+    ),
+    (
+        &["iptables", "ip6tables", "nft", "ufw"],
+        |w, _| {
+            has(w, &["-F", "--flush"])
+                || matches!(subcommands(w, 2).as_slice(), ["flush", "ruleset"])
+                || matches!(subcommands(w, 1).first(), Some(&("disable" | "reset")))
+        },
+        "removes the firewall's rules",
+    ),
+    (
+        &["nc", "ncat", "netcat"],
+        |w, _| has(w, &["-e", "-c", "--exec", "--sh-exec"]),
+        "hands a shell to another host",
+    ),
+    // Platforms and frameworks whose own commands delete apps or data.
+    (
+        &["vagrant"],
+        |w, _| subcommands(w, 1).first() == Some(&"destroy"),
+        "destroys the machine",
+    ),
+    (
+        &["fly", "flyctl"],
+        |w, _| {
+            let sub = subcommands(w, 2);
+            matches!(
+                sub.as_slice(),
+                ["apps", "destroy"] | ["destroy", ..] | ["volumes", "destroy"]
+            )
+        },
+        "destroys an app or its volumes",
+    ),
+    (
+        &["heroku"],
+        |w, _| {
+            matches!(
+                subcommands(w, 1).first(),
+                Some(&("apps:destroy" | "destroy" | "pg:reset"))
+            )
+        },
+        "destroys an app or its database",
+    ),
+    (
+        &["vercel", "netlify"],
+        |w, _| matches!(subcommands(w, 1).first(), Some(&("remove" | "rm" | "sites:delete"))),
+        "deletes a deployment or site",
+    ),
+    (
+        &["firebase"],
+        |w, _| {
+            matches!(
+                subcommands(w, 1).first(),
+                Some(&("projects:delete" | "database:remove" | "hosting:disable"))
+            ) || subcommands(w, 1).first() == Some(&"firestore:delete")
+                && has(w, &["--all-collections", "-r", "--recursive"])
+        },
+        "deletes a project or its data",
+    ),
+    (
+        &["supabase"],
+        |w, _| matches!(subcommands(w, 2).as_slice(), ["db", "reset"] | ["projects", "delete"]),
+        "empties the database",
+    ),
+    (
+        &["prisma"],
+        |w, _| {
+            let sub = subcommands(w, 2);
+            matches!(sub.as_slice(), ["migrate", "reset"])
+                || matches!(sub.as_slice(), ["db", "push"]) && has(w, &["--force-reset"])
+        },
+        "empties the database",
+    ),
+    (
+        &["rails", "rake"],
+        |w, _| {
+            subcommands(w, 3).iter().any(|s| {
+                matches!(
+                    *s,
+                    "db:drop" | "db:reset" | "db:purge" | "db:schema:load" | "db:drop:all"
+                )
+            })
+        },
+        "drops or empties the database",
+    ),
+    (
+        &["python", "php"],
+        |w, _| {
+            let sub = subcommands(w, 2);
+            matches!(sub.as_slice(), [m, "flush" | "reset_db" | "sqlflush"] if m.ends_with("manage.py"))
+                || matches!(sub.as_slice(), [a, "migrate:fresh" | "migrate:reset" | "db:wipe"] if a.ends_with("artisan"))
+        },
+        "empties the database",
+    ),
+    (
         &["crontab"],
-        |w| {
+        |w, _| {
             has(w, &["-r"])
                 || w.iter()
                     .any(|s| s.starts_with('-') && !s.starts_with("--") && s.contains('r'))
@@ -107,17 +252,30 @@ const ROWS: &[Row] = &[
     ),
     (
         &["kill", "pkill", "killall"],
-        |w| w.last() == Some(&"-1") && w.len() >= 2 || has(w, &["-u"]) && w.first() == Some(&"-9"),
+        |w, _| {
+            w.last() == Some(&"-1") && w.len() >= 2
+                || has(w, &["-u"]) && w.first() == Some(&"-9")
+                // `pkill -f .` matches every process.
+                || has(w, &["-f", "--full"]) && matches!(w.last(), Some(&("." | ".*" | "")))
+        },
         "kills every process of the user",
+    ),
+    (
+        &["kill"],
+        |w, _| w.len() >= 2 && w.last() == Some(&"1"),
+        "kills init (process 1)",
     ),
 ];
 
 /// Why the program `name` called with `args` destroys infrastructure or
 /// data, if it does; an argument that cannot be known counts as any word.
 pub fn judge(name: &str, args: &[Arg]) -> Option<String> {
-    let (_, destroys, what) = ROWS.iter().find(|(programs, _, _)| programs.contains(&name))?;
     let words: Vec<&str> = args.iter().filter_map(Arg::known).collect();
-    destroys(&words).then(|| format!("`{name}` {what}"))
+    let computed = words.len() < args.len();
+    ROWS.iter()
+        .filter(|(programs, _, _)| programs.contains(&name))
+        .find(|(_, destroys, _)| destroys(&words, computed))
+        .map(|(_, _, what)| format!("`{name}` {what}"))
 }
 
 /// The first `n` words that are not options (nor an option's value in

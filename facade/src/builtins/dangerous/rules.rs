@@ -125,6 +125,11 @@ fn delete(cx: &Cx<'_>, target: &Arg, cwd: &Option<PathBuf>, by: &str, whole: boo
         p = places.classify(&resolved.join("x"));
     }
     let s = shown(&dir, &resolved);
+    // A repository's `.git` (or anything in it) holds every commit and
+    // stash not pushed anywhere.
+    if whole && p != Place::Outside && resolved.components().any(|c| c.as_os_str() == ".git") {
+        return Some(format!("`{by}` of {s}: the repository's history"));
+    }
     match p {
         Place::Outside => Some(format!("`{by}` of {}, outside the project", shown_glob(&s, glob))),
         Place::Device => Some(format!("`{by}` of the device {s}")),
@@ -216,6 +221,11 @@ fn program(cx: &Cx<'_>, run: &Run) -> Option<String> {
     let cwd = &run.cwd;
     match name {
         "rm" => rm(cx, args, cwd),
+        // rimraf (and its kin) is `rm -rf` as a program.
+        "rimraf" | "del-cli" | "rmrf" => {
+            let p = parse(args, "", &[]);
+            first_some(p.operands.iter().map(|t| delete(cx, t, cwd, name, true)))
+        }
         "unlink" => first_some(
             args.iter()
                 .filter(|t| t.known().is_some())
@@ -247,7 +257,17 @@ fn program(cx: &Cx<'_>, run: &Run) -> Option<String> {
         n if n.starts_with("mkfs")
             || matches!(
                 n,
-                "mke2fs" | "fdisk" | "sfdisk" | "cfdisk" | "parted" | "gdisk" | "sgdisk" | "wipefs"
+                "mke2fs"
+                    | "fdisk"
+                    | "sfdisk"
+                    | "cfdisk"
+                    | "parted"
+                    | "gdisk"
+                    | "sgdisk"
+                    | "wipefs"
+                    | "lvremove"
+                    | "vgremove"
+                    | "pvremove"
             ) =>
         {
             Some(format!("`{n}` rewrites partitions or file systems"))
@@ -277,17 +297,23 @@ fn program(cx: &Cx<'_>, run: &Run) -> Option<String> {
             first_some(files.map(|t| write(cx, t, cwd, "`sed -i` edits")))
         }
         "rsync" => rsync(cx, args, cwd),
-        n if is_interpreter(n) => one_liner(cx, n, args, cwd),
+        // An interpreter's one-liner, or a framework's own command run by
+        // it (`python manage.py flush`, `php artisan db:wipe`).
+        n if is_interpreter(n) => one_liner(cx, n, args, cwd).or_else(|| super::catalogue::judge(stem(n), args)),
         _ => super::catalogue::judge(name, args),
     }
 }
 
 fn is_interpreter(name: &str) -> bool {
-    let stem = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
     matches!(
-        stem,
+        stem(name),
         "python" | "node" | "nodejs" | "perl" | "ruby" | "php" | "deno" | "bun"
     )
+}
+
+/// A program's name without its version (`python3.12` is `python`).
+fn stem(name: &str) -> &str {
+    name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.')
 }
 
 /// An interpreter's one-line program (`-c`, `-e`, `--eval`) that deletes a
@@ -296,10 +322,14 @@ fn is_interpreter(name: &str) -> bool {
 /// path is judged as `rm -r` would judge it; a path the code computes is
 /// not seen (as a script file's is not).
 fn one_liner(cx: &Cx<'_>, name: &str, args: &[Arg], cwd: &Option<PathBuf>) -> Option<String> {
+    // The argument: a literal path, or the home directory as each
+    // language names it (`process.env.HOME`, `os.homedir()`,
+    // `Path.home()`, `os.path.expanduser("~")`, `$ENV{HOME}`, ...).
     static CALLS: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(
-            r#"(?:shutil\.rmtree|os\.remove|os\.unlink|os\.rmdir|os\.removedirs|rmSync|rmdirSync|unlinkSync|fs(?:\.promises)?\.(?:rm|rmdir|unlink)|rmtree|remove_tree|unlink|FileUtils\.rm_rf|FileUtils\.rm_r|FileUtils\.rm|File\.delete|Deno\.remove(?:Sync)?)\s*\(?\s*['"]([^'"]+)['"]"#,
-        )
+        regex::Regex::new(concat!(
+            r#"(?:shutil\.rmtree|os\.remove|os\.unlink|os\.rmdir|os\.removedirs|rmSync|rmdirSync|unlinkSync|fs(?:\.promises)?\.(?:rm|rmdir|unlink)|rmtree|remove_tree|unlink|FileUtils\.rm_rf|FileUtils\.rm_r|FileUtils\.rm|File\.delete|Deno\.remove(?:Sync)?)\s*\(?\s*"#,
+            r#"(?:['"]([^'"]+)['"]|(process\.env\.HOME|(?:os\.|require\(['"](?:node:)?os['"]\)\.)homedir\(\)|(?:pathlib\.)?Path\.home\(\)|os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|os\.environ\[['"]HOME['"]\]|\$ENV\{['"]?HOME['"]?\}|Dir\.home|ENV\[['"]HOME['"]\]|Deno\.env\.get\(['"]HOME['"]\)))"#
+        ))
         .ok()
     });
     let re = CALLS.as_ref()?;
@@ -309,8 +339,12 @@ fn one_liner(cx: &Cx<'_>, name: &str, args: &[Arg], cwd: &Option<PathBuf>) -> Op
     })?;
     let by = format!("{name} one-liner");
     first_some(re.captures_iter(code).map(|c| {
-        let path = Arg::Known(c[1].to_string());
-        delete(cx, &path, cwd, &by, true)
+        let path = match (c.get(1), &cx.places.home) {
+            (Some(literal), _) => literal.as_str().to_string(),
+            (None, Some(home)) => home.display().to_string(),
+            (None, None) => return Some(format!("`{by}` deletes the home directory")),
+        };
+        delete(cx, &Arg::Known(path), cwd, &by, true)
     }))
 }
 
@@ -477,6 +511,16 @@ const GIT_LOSSES: &[GitLoss] = &[
         "update-ref",
         |p, _, _| p.has("-d") || p.has("--delete"),
         "`git update-ref -d` deletes a ref",
+    ),
+    (
+        "switch",
+        |p, _, _| p.has("-f") || p.has("--force") || p.has("--discard-changes"),
+        "`git switch --discard-changes` discards uncommitted changes",
+    ),
+    (
+        "worktree",
+        |p, words, _| words.first() == Some(&"remove") && (p.has("-f") || p.has("--force")),
+        "`git worktree remove --force` deletes a worktree with its uncommitted changes",
     ),
 ];
 

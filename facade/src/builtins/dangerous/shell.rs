@@ -885,6 +885,8 @@ impl<'a> Walker<'a> {
                     o.rest
                 }
                 "setsid" => options(args, "", &[]).rest,
+                // Package runners run the package's program: `npx rimraf /`.
+                "npx" | "bunx" | "pnpx" => options(args, "pc", &["--package", "--call"]).rest,
                 "nohup" | "builtin" | "busybox" | "toybox" | "unbuffer" | "caffeinate" => options(args, "", &[]).rest,
                 "flock" => {
                     let o = options(args, "wEc", &["--timeout", "--conflict-exit-code", "--command"]);
