@@ -137,6 +137,18 @@ pub fn rules() -> &'static [Rule] {
             rule("square_token", r"(sq0(?:atp|csp)-[0-9A-Za-z_\-]{22,60})", &["sq0atp-", "sq0csp-"]),
             rule("telegram_bot_token", r"(\d{8,10}:AA[0-9A-Za-z_\-]{33})", &[":aa"]),
             rule("age_secret_key", r"(AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})", &["age-secret-key-1"]),
+            // A shared access signature's `sig=` (Azure storage URLs and
+            // connection strings).
+            rule("azure_sas", r"(?i)[?&;]sig=([A-Za-z0-9%+/=]{20,})", &["sig="]),
+            rule("discord_webhook", r"(discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{60,})", &["/api/webhooks/"]),
+            rule("sentry_dsn", r"https://([a-f0-9]{32})@[^/\s]*sentry\.io", &["sentry.io"]),
+            rule("newrelic_key", r"(NRAK-[A-Z0-9]{27})", &["nrak-"]),
+            // `aws configure set aws_secret_access_key VALUE`.
+            rule(
+                "aws_secret_key",
+                r"aws\s+configure\s+set\s+(?:aws_secret_access_key|aws_session_token|(?:[\w-]+\.)?aws_secret_access_key)\s+([^\s]{16,})",
+                &["configure"],
+            ),
             rule("azure_storage_key", r"(?i)AccountKey=([A-Za-z0-9+/=]{86,88})", &["accountkey="]),
             rule("jwt", r"(eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})", &["eyj"]),
             // `Authorization: Bearer ...`, `Basic ...`, `token ...`.
@@ -212,7 +224,7 @@ pub fn rules() -> &'static [Rule] {
                 id: "secret_assignment",
                 // A name that says "secret", then the value.
                 pattern: concat!(
-                    r"(?i)((?:[a-z0-9_.\-]*?)(?:passw(?:or)?d|pwd|secret|token|api[_.\-]?key|access[_.\-]?key|private[_.\-]?key|client[_.\-]?secret|auth[_.\-]?key|credentials?|creds)[a-z0-9_.\-]*)",
+                    r"(?i)((?:[a-z0-9_.\-]*?)(?:passw(?:or)?d|pwd|secret|token|api[_.\-]?key|access[_.\-]?key|private[_.\-]?key|client[_.\-]?secret|auth[_.\-]?key|(?:encryption|signing|master|enc)[_.\-]?key|credentials?|creds)[a-z0-9_.\-]*)",
                     r#"["']?\s*(?::=|=>|=|:)\s*["'`]?([^\s"'`,;{}()<>\[\]]{12,})"#
                 ),
                 keywords: &[
