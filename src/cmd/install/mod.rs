@@ -214,11 +214,19 @@ fn scope(project: bool, workdir: Option<&Path>) -> Result<Scope, Fail> {
 }
 
 /// This very program, by absolute path (an agent's PATH is not the
-/// shell's), quoted for the agent's shell.
+/// shell's), quoted for the agent's shell. Run from a package runner's
+/// cache (`npx`, `uvx`, `pipx run`), which is cleaned behind the user's
+/// back, it is first copied to a lasting place, so the agent's hooks do not
+/// vanish with the cache.
 fn this_program() -> Result<String, Fail> {
     let exe = std::env::current_exe()
         .and_then(std::fs::canonicalize)
         .map_err(|e| Fail::Usage(format!("cannot find this program: {e}")))?;
+    let exe = if in_runner_cache(&exe) {
+        lasting_copy(&exe)?
+    } else {
+        exe
+    };
     let exe = exe.to_string_lossy();
     let quoted = if exe.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+".contains(c)) {
         exe.into_owned()
@@ -226,6 +234,39 @@ fn this_program() -> Result<String, Fail> {
         format!("'{}'", exe.replace('\'', r"'\''"))
     };
     Ok(quoted)
+}
+
+/// Whether `exe` lies in a package runner's cache: npm's `_npx`, uv's
+/// `archive-v*` (uvx), pipx's `.cache` (pipx run).
+fn in_runner_cache(exe: &Path) -> bool {
+    let parts: Vec<&str> = exe.iter().filter_map(|c| c.to_str()).collect();
+    parts.windows(2).any(|w| {
+        w[0] == "_npx" || (w[0] == "uv" && w[1].starts_with("archive-v")) || (w[0] == "pipx" && w[1] == ".cache")
+    })
+}
+
+/// Copies `exe` to `$XDG_DATA_HOME/hookshot/bin/hookshot` (whole, then
+/// renamed into place: a hook running the old copy keeps it) and returns
+/// that path.
+fn lasting_copy(exe: &Path) -> Result<PathBuf, Fail> {
+    let dir = hookshot_core::paths::xdg_dir("XDG_DATA_HOME", ".local/share")
+        .ok_or_else(|| Fail::Usage("install: HOME is not set; cannot keep a copy of hookshot".into()))?
+        .join("hookshot")
+        .join("bin");
+    let fail = |e: std::io::Error| Fail::Usage(format!("install: cannot copy hookshot to {}: {e}", dir.display()));
+    std::fs::create_dir_all(&dir).map_err(fail)?;
+    let target = dir.join("hookshot");
+    let temp = dir.join(format!(".hookshot.{}", std::process::id()));
+    std::fs::copy(exe, &temp).map_err(fail)?;
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&temp, std::fs::Permissions::from_mode(0o755)).map_err(fail)?;
+    std::fs::rename(&temp, &target).map_err(fail)?;
+    eprintln!(
+        "hookshot: running from a package runner's cache ({}), which is cleaned; registered a lasting copy at {}",
+        exe.display(),
+        target.display()
+    );
+    Ok(target)
 }
 
 /// What the agent gets when hookshot itself cannot answer.
