@@ -11,6 +11,15 @@ them alike; the median of N rounds is reported, and each as a ratio to
              practical floor for a program that answers);
 - nomatch:   hookshot fire BeforeTool with ten hooks whose matchers do not
              match the tool;
+- version:   hookshot --version, the floor of starting hookshot at all;
+- regex:     ten Claude Code hooks whose matchers are the regular
+             expressions users write for MCP tools
+             (`^mcp__srv0__.*|Write_0`), none matching;
+- regexreal: ten whose matchers no literal probe can stand for
+             (`^mcp__srv0__(?:read|write)_[a-z]+$|Write_0[0-9]`), none
+             matching: each needs the regex crate;
+- lookahead: ten JavaScript-only matchers (`^(?!mcp__srv0__)Write_0$`),
+             on the ECMAScript engine, none matching;
 - match1:    hookshot fire with one matching command hook (`true`), beside
              the hook alone spawned the same way (`hook`).
 
@@ -60,6 +69,19 @@ def write_nomatch(folder):
     return path
 
 
+def write_regex(folder, name, shape):
+    """Writes `name` in `folder`: ten Claude Code PreToolUse hooks whose
+    matchers are `shape.format(i=i)`; returns its path."""
+    path = os.path.join(folder, name)
+    os.makedirs(os.path.join(folder, ".claude"), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump({"hooks": {"PreToolUse": [
+            {"matcher": shape.format(i=i),
+             "hooks": [{"type": "command", "command": f"echo {i}"}]}
+            for i in range(10)]}}, f)
+    return path
+
+
 def interleaved(cases, env, stdin_path, rounds, warmup):
     """Median wall time in ms of each case (name -> argv), each run with
     `stdin_path` on stdin, one run of every case per round so that the
@@ -97,6 +119,10 @@ def main():
         json.dump({"session_id": "s", "cwd": work, "hook_event_name": "BeforeTool",
                    "tool_name": "read_file", "tool_input": {"absolute_path": "/etc/hosts"}}, f)
     nomatch = write_nomatch(work)
+    # In `.claude/`: read as Claude Code's, with JavaScript's regexes.
+    regex = write_regex(work, ".claude/regex.json", "^mcp__srv{i}__.*|Write_{i}")
+    regexreal = write_regex(work, ".claude/regexreal.json", r"^mcp__srv{i}__(?:read|write)_[a-z]+$|Write_{i}[0-9]")
+    lookahead = write_regex(work, ".claude/lookahead.json", "^(?!mcp__srv{i}__)Write_{i}$")
     match1 = os.path.join(work, "match1.json")
     with open(match1, "w") as f:
         json.dump({"hooks": {"BeforeTool": [
@@ -113,7 +139,11 @@ def main():
     cases = {
         "true": ["/bin/true"],
         "minimal": [minimal, inp],
+        "version": [hookshot, "--version"],
         "nomatch": fire + [nomatch],
+        "regex": fire + [regex],
+        "regexreal": fire + [regexreal],
+        "lookahead": fire + [lookahead],
         "hook": ["/bin/true"],
         "match1": fire + [match1],
     }
@@ -128,7 +158,7 @@ def main():
     print(f"{args.rounds} interleaved rounds, median wall time, posix_spawn + wait")
     print("| case | ms | x /bin/true |")
     print("|---|---:|---:|")
-    for k in ("true", "minimal", "nomatch", "hook", "match1"):
+    for k in ("true", "minimal", "version", "nomatch", "regex", "regexreal", "lookahead", "hook", "match1"):
         print(f"| {k} | {med[k]:.3f} | {med[k] / floor:.2f} |")
     print(f"\nmatch1 - hook alone: {result['match1_minus_hook_ms']:.3f} ms "
           f"(hookshot's own cost when one hook runs)")

@@ -139,6 +139,26 @@ fn alternative(h: &Hir, full: bool) -> Option<Classified> {
     Some(Classified { probe, one_line })
 }
 
+/// What a regex matcher is: probes, or a regex (parsed once, for the
+/// engine's use) that needs the engine.
+pub enum Matcher {
+    Probes(Vec<Classified>),
+    Regex(Hir),
+}
+
+/// [`probes`], with the parsed form when it needs the engine; a pattern
+/// that does not parse is the parser's error, in words.
+pub fn matcher(pattern: &str, full: bool) -> Result<Matcher, String> {
+    if hookshot_core::literal_alternatives(pattern).is_some() {
+        return Ok(Matcher::Probes(probes(pattern, full).unwrap_or_default()));
+    }
+    let hir = regex_syntax::Parser::new().parse(pattern).map_err(|e| e.to_string())?;
+    Ok(match probes_of(&hir, full) {
+        Some(p) => Matcher::Probes(p),
+        None => Matcher::Regex(hir),
+    })
+}
+
 /// The probes equivalent to regex `pattern`, or `None` if it needs the regex
 /// engine. `full` means the whole target must match (Claude's rule);
 /// otherwise a match anywhere counts (gemini's rule).
@@ -159,7 +179,11 @@ pub fn probes(pattern: &str, full: bool) -> Option<Vec<Classified>> {
         );
     }
     let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
-    let mut top = &hir;
+    probes_of(&hir, full)
+}
+
+fn probes_of(hir: &Hir, full: bool) -> Option<Vec<Classified>> {
+    let mut top = hir;
     while let HirKind::Capture(c) = top.kind() {
         top = &c.sub;
     }

@@ -11,6 +11,7 @@
 //! a sort of the few hooks that matched back into precedence order.
 
 mod classify;
+mod regexes;
 mod rule;
 
 use std::collections::HashMap;
@@ -22,7 +23,6 @@ use aho_corasick::AhoCorasick;
 use classify::{Classified, Probe};
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use hookshot_core::{EventKind, HookDef, MatchTarget, MatcherSpec};
-use regex::RegexSet;
 
 /// How a plan's hooks run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,7 +116,7 @@ struct EventIndex {
     /// Substring probes, and the hooks of each pattern.
     contains: Option<Substrings>,
     contains_hooks: Vec<Vec<u32>>,
-    regex: Option<RegexSet>,
+    regex: Option<regexes::Regexes>,
     /// For pattern `i` of `regex`, the hook it belongs to.
     regex_hooks: Vec<u32>,
     /// JavaScript matchers the `regex` crate would read otherwise, each on
@@ -171,7 +171,9 @@ struct Collecting {
     contains: Vec<(String, Vec<u32>)>,
     /// Where each substring is in `contains`.
     contains_at: HashMap<String, usize>,
-    patterns: Vec<String>,
+    /// Patterns for the regex engine (as compiled), each with its parsed
+    /// form.
+    patterns: Vec<(String, regex_syntax::hir::Hir)>,
     globs: HashMap<String, (GlobSetBuilder, Vec<u32>)>,
 }
 
@@ -203,8 +205,8 @@ impl Collecting {
         }
     }
 
-    fn regex(&mut self, pattern: String, id: u32) {
-        self.patterns.push(pattern);
+    fn regex(&mut self, pattern: String, hir: regex_syntax::hir::Hir, id: u32) {
+        self.patterns.push((pattern, hir));
         self.idx.regex_hooks.push(id);
     }
 }
@@ -283,10 +285,17 @@ impl Planner {
                 }
                 MatcherSpec::Regex(p) | MatcherSpec::FullRegex(p) => {
                     let full = matches!(spec, MatcherSpec::FullRegex(_));
-                    match classify::probes(p, full) {
-                        Some(probes) => probes.into_iter().for_each(|pr| c.classified(pr, id)),
-                        None if full => c.regex(format!("^(?:{p})$"), id),
-                        None => c.regex(p.clone(), id),
+                    match classify::matcher(p, full) {
+                        Ok(classify::Matcher::Probes(probes)) => probes.into_iter().for_each(|pr| c.classified(pr, id)),
+                        Ok(classify::Matcher::Regex(hir)) if full => c.regex(format!("^(?:{p})$"), hir, id),
+                        Ok(classify::Matcher::Regex(hir)) => c.regex(p.clone(), hir, id),
+                        Err(message) => {
+                            return Err(Error {
+                                hook: h.label().to_string(),
+                                provenance: h.provenance.to_string(),
+                                message,
+                            });
+                        }
                     }
                 }
             }
@@ -295,18 +304,12 @@ impl Planner {
         for (event, c) in events {
             let mut idx = c.idx;
             if !c.patterns.is_empty() {
-                let set = RegexSet::new(&c.patterns).map_err(|e| {
-                    // Name the first pattern that fails on its own.
-                    let bad = c
-                        .patterns
-                        .iter()
-                        .position(|p| regex::Regex::new(p).is_err())
-                        .unwrap_or(0);
+                let set = regexes::Regexes::new(c.patterns).map_err(|(bad, message)| {
                     let h = &hooks[idx.regex_hooks[bad] as usize];
                     Error {
                         hook: h.label().to_string(),
                         provenance: h.provenance.to_string(),
-                        message: e.to_string(),
+                        message,
                     }
                 })?;
                 idx.regex = Some(set);
@@ -402,7 +405,7 @@ impl Planner {
             substrings.each_in(name, |i| ids.extend_from_slice(&idx.contains_hooks[i]));
         }
         if let Some(set) = &idx.regex {
-            ids.extend(set.matches(name).iter().map(|p| idx.regex_hooks[p]));
+            ids.extend(set.matches(name).into_iter().map(|p| idx.regex_hooks[p]));
         }
         ids.extend(
             idx.scripts

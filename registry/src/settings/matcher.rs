@@ -243,12 +243,18 @@ fn nested_repetition(m: &str) -> Option<String> {
     None
 }
 
-/// Plain names need no check; anything else is compiled, not only parsed:
-/// a regex can parse and still be refused by the engine (over its size
-/// limit), and that must be this file's problem, named with its line, not
-/// a planner error that stops every other file's hooks.
+/// Plain names need no check; anything else is parsed, and compiled too
+/// when it could be large: a regex can parse and still be refused by the
+/// engine (over its size limit), and that must be this file's problem,
+/// named with its line, not a planner error that stops every other file's
+/// hooks. Compiling every matcher in full cost a one-shot `fire` more than
+/// everything else it does (ten `^mcp__x__.*` matchers: 2 ms), for
+/// patterns far below any limit.
 fn regex_check(m: &str) -> Result<(), String> {
     if hookshot_core::literal_alternatives(m).is_some() {
+        return Ok(());
+    }
+    if hookshot_core::regex_size::is_small(m) {
         return Ok(());
     }
     regex::Regex::new(m).map(|_| ()).map_err(|e| {
