@@ -8,6 +8,10 @@
 //!
 //! Needs Node.js's `npm` and the npm registry. When either is missing the
 //! tests fail and say why: an agent test that cannot run has not passed.
+//!
+//! They take minutes, so `cargo test` leaves them out (ignored, with the
+//! reason) and `.ci/run` runs them as a step of their own:
+//! `cargo test --test agents -- --ignored`.
 
 use std::process::Command;
 
@@ -32,6 +36,7 @@ macro_rules! scenarios {
         mod $module {
             $(
                 #[test]
+                #[ignore = "end-to-end: the real agents (npm, Python), minutes; .ci/run's end-to-end step runs them (cargo test -- --ignored)"]
                 fn $test() {
                     super::scenario(stringify!($module), concat!(stringify!($class), ".", stringify!($test)));
                 }

@@ -386,7 +386,9 @@ fn target_text() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(4000))]
+    // 1,500 cases of a small pattern language; 4,000 took 7.5 s of an
+    // unoptimized test run, the slowest test of the suite.
+    #![proptest_config(ProptestConfig::with_cases(1500))]
     #[test]
     fn every_matcher_means_what_its_regex_means(pat in pattern(), full in any::<bool>(), target in target_text()) {
         let regex = if full { format!("^(?:{pat})$") } else { pat.clone() };
