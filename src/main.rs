@@ -216,6 +216,70 @@ fn main() -> ExitCode {
     }
 }
 
+/// The manual page: one page with every command in it (there is no
+/// `hookshot-fire(1)` to point at), and the exit codes agents rely on.
+fn man_page() -> std::io::Result<Vec<u8>> {
+    use clap::CommandFactory;
+    let cli = Cli::command();
+    let mut out = Vec::new();
+    let top = clap_mangen::Man::new(cli.clone());
+    top.render_title(&mut out)?;
+    top.render_name_section(&mut out)?;
+    top.render_synopsis_section(&mut out)?;
+    top.render_description_section(&mut out)?;
+    top.render_options_section(&mut out)?;
+    for sub in cli.get_subcommands().filter(|s| !s.is_hide_set()) {
+        let name = format!("hookshot {}", sub.get_name());
+        out.extend_from_slice(format!(".SH \"{}\"\n", name.to_uppercase()).as_bytes());
+        let page = clap_mangen::Man::new(sub.clone().bin_name(name.clone()).display_name(name));
+        for (render, header) in [
+            (
+                clap_mangen::Man::render_synopsis_section
+                    as fn(&clap_mangen::Man, &mut dyn std::io::Write) -> std::io::Result<()>,
+                ".SH SYNOPSIS\n",
+            ),
+            (clap_mangen::Man::render_description_section, ".SH DESCRIPTION\n"),
+            (clap_mangen::Man::render_options_section, ".SH OPTIONS\n"),
+            (clap_mangen::Man::render_subcommands_section, ".SH SUBCOMMANDS\n"),
+        ] {
+            if header == ".SH SUBCOMMANDS\n" && !sub.has_subcommands() {
+                continue;
+            }
+            let mut part = Vec::new();
+            render(&page, &mut part)?;
+            // Each part repeats the page's quote definition; once is enough.
+            let text = String::from_utf8_lossy(&part)
+                .replacen(header, "", 1)
+                .replace(".ie \\n(.g .ds Aq \\(aq\n.el .ds Aq '\n", "");
+            if text.trim().is_empty() {
+                continue;
+            }
+            out.extend_from_slice(b".PP\n");
+            match header {
+                ".SH OPTIONS\n" => out.extend_from_slice(b"\\fBOptions:\\fR\n"),
+                ".SH SUBCOMMANDS\n" => out.extend_from_slice(b"\\fBCommands:\\fR\n"),
+                _ => {}
+            }
+            out.extend_from_slice(text.as_bytes());
+        }
+    }
+    out.extend_from_slice(
+        concat!(
+            ".SH \"EXIT STATUS\"\n",
+            ".TP\n0\nDone; for \\fBfire\\fR, the event is allowed (warnings may be in the answer).\n",
+            ".TP\n1\nUsage error (unknown flag, missing argument, unknown event), unreadable or invalid input, ",
+            "or \\fBvalidate\\fR found a bad file.\n",
+            ".TP\n2\n\\fBfire\\fR only: the event is blocked or denied; the reason is on stderr. ",
+            "Usage errors never exit 2, so an agent never mistakes a typo for a block.\n",
+            ".TP\n3\n\\fBreplay\\fR only: the fixture ran out or does not parse.\n",
+            ".TP\n128+N\nStopped by signal N (TERM, INT, HUP); every hook it started was stopped first.\n",
+        )
+        .as_bytes(),
+    );
+    top.render_version_section(&mut out)?;
+    Ok(out)
+}
+
 /// Waits for SIGTERM, SIGINT or SIGHUP; returns its number. If a handler
 /// cannot be installed, waits forever (the default disposition stays).
 async fn stop_signal() -> i32 {
@@ -292,11 +356,7 @@ async fn run(command: Command) -> Result<u8, Fail> {
             Ok(0)
         }
         Command::Man => {
-            use clap::CommandFactory;
-            let mut out = Vec::new();
-            clap_mangen::Man::new(Cli::command())
-                .render(&mut out)
-                .map_err(|e| Fail::Usage(format!("man: {e}")))?;
+            let out = man_page().map_err(|e| Fail::Usage(format!("man: {e}")))?;
             use std::io::Write;
             std::io::stdout()
                 .write_all(&out)

@@ -577,4 +577,14 @@ fn completions_and_the_man_page_come_from_the_cli_definition() {
     let s = String::from_utf8_lossy(&out.stdout);
     assert!(s.starts_with(".ie") || s.contains(".TH hookshot"), "{s}");
     assert!(s.contains("install"), "{s}");
+    // One page: every command in it, no pointer to pages that do not
+    // exist, and the exit codes agents rely on.
+    assert!(!s.contains("hookshot\\-fire(1)") && !s.contains("(1)\n"), "{s}");
+    for section in [
+        ".SH \"HOOKSHOT FIRE\"",
+        ".SH \"HOOKSHOT INSTALL\"",
+        ".SH \"EXIT STATUS\"",
+    ] {
+        assert!(s.contains(section), "{section} missing:\n{s}");
+    }
 }

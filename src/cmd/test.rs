@@ -126,11 +126,23 @@ fn yes() -> bool {
 }
 
 impl Case {
-    /// A case that replays this `fire`: the same sources (absolute, so the
-    /// case runs from anywhere on this machine, with the user's real home)
-    /// and what the answer was.
-    pub(crate) fn recorded(event: &str, input: Map<String, Value>, sources: &Sources, stdout: &str, code: u8) -> Case {
-        let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    /// A case that replays this `fire`, saved in `dir`: the same sources
+    /// (relative to `dir` when they share a folder with it, so a recorded
+    /// case can be committed and run on another machine; absolute
+    /// otherwise), with the user's real home, and what the answer was.
+    pub(crate) fn recorded(
+        dir: &Path,
+        event: &str,
+        input: Map<String, Value>,
+        sources: &Sources,
+        stdout: &str,
+        code: u8,
+    ) -> Case {
+        let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+        let absolute = |p: &Path| {
+            let full = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+            relative_to(&full, &dir).unwrap_or(full)
+        };
         let output = serde_json::from_str::<Value>(stdout).ok();
         let parsed = output.as_ref().and_then(Value::as_object).map(HookOutput::from_json);
         let decision = match (code, parsed) {
@@ -195,7 +207,7 @@ impl Case {
 /// as a new case in `dir`; a case that cannot be written is a warning (the
 /// answer was already given).
 pub(crate) fn record(dir: &Path, event: &str, input: Map<String, Value>, sources: &Sources, stdout: &str, code: u8) {
-    if let Err(e) = Case::recorded(event, input, sources, stdout, code).save(dir) {
+    if let Err(e) = Case::recorded(dir, event, input, sources, stdout, code).save(dir) {
         eprintln!("hookshot: warning: --record {}: {e}", dir.display());
     }
 }
@@ -442,9 +454,49 @@ async fn run_case(exe: &Path, file: &Path, case: &Case) -> Result<Answer, String
     })
 }
 
+/// `path` relative to `dir` (both absolute), when they share more than the
+/// root: `../settings.json` from a case folder beside the settings.
+fn relative_to(path: &Path, dir: &Path) -> Option<PathBuf> {
+    let (p, d): (Vec<_>, Vec<_>) = (path.components().collect(), dir.components().collect());
+    let common = p.iter().zip(&d).take_while(|(a, b)| a == b).count();
+    if common < 2 {
+        return None;
+    }
+    let mut out = PathBuf::new();
+    for _ in common..d.len() {
+        out.push("..");
+    }
+    for c in &p[common..] {
+        out.push(c);
+    }
+    Some(if out.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        out
+    })
+}
+
 /// Every way the answer differs from what the case expects.
 fn check(expect: &Expect, answer: &Answer) -> Vec<String> {
     let mut failures = Vec::new();
+    // A hook that could not run, or settings that could not load, is
+    // allowed by the open policy: a case that expects the event to go on
+    // ("allow", exit 0) would pass without its hook ever running. Unless
+    // the case is about that warning (it names `message` or `stderr`), it
+    // fails. (A case expecting a block under the closed policy is about
+    // exactly such a failure.)
+    let expects_block = expect.exit == Some(2)
+        || expect
+            .decision
+            .as_deref()
+            .is_some_and(|d| matches!(d, "block" | "deny"));
+    if expect.message.is_none() && expect.stderr.is_none() && !expects_block {
+        for line in answer.stderr.lines().filter(|l| l.starts_with("hookshot: warning:")) {
+            failures.push(format!(
+                "{line} (the case passes only if its hooks run; expect the warning with \"message\" or \"stderr\" if that is what it tests)"
+            ));
+        }
+    }
     let json: Option<Value> = serde_json::from_str(&answer.stdout).ok();
     let out = json
         .as_ref()
@@ -669,6 +721,37 @@ mod tests {
         let failures = check(&expect, &allowed);
         assert_eq!(failures.len(), 2, "{failures:?}");
         assert!(failures[0].contains("expected deny, got none"), "{failures:?}");
+    }
+
+    #[test]
+    fn a_case_does_not_pass_when_its_hook_could_not_run() {
+        let warned = Answer {
+            code: Some(0),
+            stdout: r#"{"systemMessage":"hookshot warning: hook g exited with code 127"}"#.into(),
+            stderr: "hookshot: warning: hook g exited with code 127: not found\n".into(),
+        };
+        let goes_on = Expect {
+            exit: Some(0),
+            ..Expect::default()
+        };
+        let failures = check(&goes_on, &warned);
+        assert!(failures.len() == 1 && failures[0].contains("code 127"), "{failures:?}");
+        let about_it = Expect {
+            message: Some("code 127".into()),
+            ..goes_on
+        };
+        assert!(check(&about_it, &warned).is_empty());
+    }
+
+    #[test]
+    fn recorded_paths_are_relative_to_the_case_folder_when_they_share_one() {
+        let rel = |p: &str, d: &str| relative_to(Path::new(p), Path::new(d));
+        assert_eq!(
+            rel("/w/p/settings.json", "/w/p/cases"),
+            Some(PathBuf::from("../settings.json"))
+        );
+        assert_eq!(rel("/w/p", "/w/p"), Some(PathBuf::from(".")));
+        assert_eq!(rel("/etc/x.json", "/w/p/cases"), None);
     }
 
     #[test]
