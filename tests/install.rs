@@ -430,3 +430,20 @@ fn a_claude_file_with_hookshot_s_failure_policy_stays_claude_s() {
         "{stdout} {stderr}"
     );
 }
+
+/// `--project DIR` names the project as it does for `trust`; `--project`
+/// alone still means the current directory (or `--workdir`).
+#[test]
+fn project_takes_a_folder_as_trust_does() {
+    let p = Project::new();
+    std::fs::create_dir_all(p.path("other")).unwrap();
+    let out = install(&p, &["--agent", "gemini", "--project", "other"]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(p.path("other/.gemini/settings.json").exists());
+    let out = install(&p, &["--project", "--agent", "claude", "--workdir", "proj"]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(p.path("proj/.claude/settings.local.json").exists());
+    let out = install(&p, &["--agent", "codex", "--project"]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(p.path(".codex/hooks.json").exists());
+}

@@ -588,3 +588,26 @@ fn completions_and_the_man_page_come_from_the_cli_definition() {
         assert!(s.contains(section), "{section} missing:\n{s}");
     }
 }
+
+/// A project's `.claude/settings.json` that hookshot was never asked to
+/// trust is run by Claude Code itself: doctor notes it, and does not call
+/// the setup broken (exit 0); an untrusted file only hookshot runs is a
+/// problem (exit 1).
+#[test]
+fn doctor_leaves_an_agents_own_untrusted_file_to_the_agent() {
+    let p = Project::new();
+    p.write(
+        "proj/.claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
+    );
+    let out = p.command(&["doctor", "--workdir", "proj"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(text(&out).0.contains("claude runs it itself"), "{:?}", text(&out));
+    p.write(
+        "proj/.hookshot/settings.json",
+        r#"{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
+    );
+    let out = p.command(&["doctor", "--workdir", "proj"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
+    assert!(text(&out).0.contains("NOT LOADED"), "{:?}", text(&out));
+}

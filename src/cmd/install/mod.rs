@@ -170,9 +170,10 @@ pub(crate) struct Place {
     /// The user's settings (~/.claude, ~/.gemini, ~/.codex): the default.
     #[arg(long, conflicts_with = "project")]
     user: bool,
-    /// The project's settings (the current directory, or --workdir).
-    #[arg(long)]
-    project: bool,
+    /// The project's settings: of DIR (as `trust --project DIR`), else of
+    /// --workdir, else of the current directory.
+    #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = ".")]
+    project: Option<PathBuf>,
     /// The project, with --project (default: the current directory).
     #[arg(long, value_name = "DIR")]
     workdir: Option<PathBuf>,
@@ -199,9 +200,20 @@ pub(crate) struct UninstallArgs {
     place: Place,
 }
 
-fn scope(project: bool, workdir: Option<&Path>) -> Result<Scope, Fail> {
-    if project {
-        let dir = workdir.unwrap_or(Path::new("."));
+fn scope(place: &Place) -> Result<Scope, Fail> {
+    let project = place.project.as_deref().map(|named| {
+        // `--project` alone is the current directory, or --workdir.
+        Some(named)
+            .filter(|d| *d != Path::new("."))
+            .or(place.workdir.as_deref())
+            .unwrap_or(Path::new("."))
+    });
+    scope_of(project)
+}
+
+/// The user's files, or the project in `project`.
+fn scope_of(project: Option<&Path>) -> Result<Scope, Fail> {
+    if let Some(dir) = project {
         let dir = std::fs::canonicalize(dir).map_err(|e| Fail::Usage(format!("{}: {e}", dir.display())))?;
         return Ok(Scope::Project(dir));
     }
@@ -647,7 +659,7 @@ fn register(
 }
 
 pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
-    let scope = scope(args.place.project, args.place.workdir.as_deref())?;
+    let scope = scope(&args.place)?;
     let agent = args.place.agent;
     let policy = policy_for(&scope)?;
     let program = this_program()?;
@@ -777,7 +789,7 @@ fn import(scope: &Scope, file: &Path, theirs: Map<String, Value>) -> Result<(), 
 }
 
 pub(crate) fn uninstall(args: UninstallArgs) -> Result<u8, Fail> {
-    let scope = scope(args.place.project, args.place.workdir.as_deref())?;
+    let scope = scope(&args.place)?;
     let agent = args.place.agent;
     let mut any = false;
     for f in agent.files(&scope) {
@@ -895,7 +907,7 @@ pub(crate) struct Registration {
 pub(crate) fn registration(agent: Agent, project: Option<&Path>) -> Option<Registration> {
     let scope = match project {
         Some(p) => Scope::Project(p.to_path_buf()),
-        None => scope(false, None).ok()?,
+        None => scope_of(None).ok()?,
     };
     let all = agent.events();
     let mut r: Option<Registration> = None;
