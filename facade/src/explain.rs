@@ -1,7 +1,8 @@
 //! "Why didn't my hook fire?": every hook known for an event, from every
 //! source, with whether it would run for one input and exactly why not.
-//! The answer is computed by the same planner, registry and nesting rules
-//! the event path uses, never by a second copy of them.
+//! What runs, in which phase, is the event's plan ([`EventPlan`]), the
+//! value `fire` runs; the reasons for the rest are the planner's and the
+//! registry's own.
 
 use std::sync::Arc;
 
@@ -10,7 +11,21 @@ use hookshot_planner::Verdict;
 use hookshot_registry::Skipped;
 use serde_json::{Map, Value};
 
-use crate::{HookSystem, MAX_DEPTH, nesting};
+use crate::HookSystem;
+use crate::event_plan::{EventPlan, NotRun};
+
+/// When a running hook runs, within its event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// With the event's hooks, their answers merged.
+    Now,
+    /// After them, judging the tool call as it will run.
+    Guard,
+    /// Only once the tool call is blocked.
+    OnBlock,
+    /// After the answer (`async`).
+    Background,
+}
 
 /// What [`HookSystem::explain`] found.
 #[derive(Debug)]
@@ -44,13 +59,15 @@ pub struct Explained {
 /// Whether a hook runs for the input, and why not.
 #[derive(Debug)]
 pub enum Why {
-    /// It runs, at this position of the plan; `background` when it runs
-    /// after the answer (`async`).
+    /// It runs, at this position of the event's plan, in this phase;
+    /// `background` when it runs after the answer (`async`).
     Runs {
         /// Position in the plan (0 first).
         position: usize,
         /// Runs after the answer, not within it.
         background: bool,
+        /// When, within the event.
+        phase: Phase,
     },
     /// Its file is not trusted.
     Untrusted,
@@ -79,12 +96,12 @@ impl HookSystem {
     pub fn explain(&self, event: EventKind, input: &Map<String, Value>) -> Explanation {
         let mut input = input.clone();
         self.complete_input(event, &mut input);
-        let (plan, verdicts, target) = self.target_of(event, &input, |t| {
-            let (plan, verdicts) = self.planner.explain(event, t);
+        let (verdicts, target) = self.target_of(event, &input, |t| {
+            let (_, verdicts) = self.planner.explain(event, t);
             let own = |s: Option<&str>| s.map(str::to_string);
-            (plan, verdicts, (own(t.name), own(t.model), own(t.argument)))
+            (verdicts, (own(t.name), own(t.model), own(t.argument)))
         });
-        let nesting = self.nesting.get_or_init(nesting::Nesting::detect);
+        let plan = self.event_plan(event, &input, |_| true);
         let mut hooks: Vec<Explained> = self
             .registry
             .skipped()
@@ -104,19 +121,7 @@ impl HookSystem {
                 Verdict::Model => Why::Model,
                 Verdict::Condition => Why::Condition,
                 Verdict::Duplicate(of) => Why::Duplicate(of),
-                Verdict::Runs(position) => {
-                    let print = self.fingerprint_of(&hook);
-                    if nesting.parent_hooks.contains(&print) {
-                        Why::RunByParent
-                    } else if nesting.depth >= MAX_DEPTH {
-                        Why::NestingLimit(nesting.depth)
-                    } else {
-                        Why::Runs {
-                            position,
-                            background: hook.options.background.is_on(),
-                        }
-                    }
-                }
+                Verdict::Runs(_) => fate(&plan, &hook),
             };
             hooks.push(Explained { hook, why });
         }
@@ -126,8 +131,53 @@ impl HookSystem {
             target: name,
             model,
             argument,
-            sequential: plan.mode == hookshot_planner::Mode::Sequential,
+            sequential: plan.sequential,
             hooks,
         }
+    }
+}
+
+/// What the plan does with `hook`, which the planner matched.
+fn fate(plan: &EventPlan, hook: &Arc<HookDef>) -> Why {
+    let phases = [
+        (&plan.now, Phase::Now),
+        (&plan.guards, Phase::Guard),
+        (&plan.on_block, Phase::OnBlock),
+        (&plan.background, Phase::Background),
+    ];
+    let mut position = 0;
+    for (hooks, phase) in phases {
+        if let Some(i) = hooks.iter().position(|h| Arc::ptr_eq(h, hook)) {
+            return Why::Runs {
+                position: position + i,
+                background: phase == Phase::Background,
+                phase,
+            };
+        }
+        position += hooks.len();
+    }
+    match plan
+        .not_run
+        .iter()
+        .find(|(h, _)| Arc::ptr_eq(h, hook))
+        .map(|(_, why)| why)
+    {
+        Some(NotRun::RunByParent) => Why::RunByParent,
+        Some(NotRun::NestingLimit(depth)) => Why::NestingLimit(*depth),
+        // Handed to a detached hookshot: it runs, after the answer.
+        Some(NotRun::Elsewhere) => Why::Runs {
+            position: position
+                + plan
+                    .not_run
+                    .iter()
+                    .filter(|(_, w)| *w == NotRun::Elsewhere)
+                    .position(|(h, _)| Arc::ptr_eq(h, hook))
+                    .unwrap_or(0),
+            background: true,
+            phase: Phase::Background,
+        },
+        // A hook the planner matched is always in the plan; were it not,
+        // it would not run.
+        None => Why::NoMatch,
     }
 }

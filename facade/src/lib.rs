@@ -45,6 +45,7 @@
 
 pub mod background;
 pub mod builtins;
+mod event_plan;
 mod explain;
 mod listed;
 pub mod metrics;
@@ -57,13 +58,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use background::BackgroundMode;
-pub use explain::{Explained, Explanation, Why};
+pub use event_plan::{EventPlan, NotRun};
+pub use explain::{Explained, Explanation, Phase, Why};
 use hookshot_core::input::{SessionFacts, fill_common};
 pub use hookshot_core::{
     Agent, Decision, Dialect, EventKind, FailPolicy, HookDef, HookOutput, HookRecord, MatchTarget, MatcherSpec,
     Outcome, SourceKind,
 };
-use hookshot_planner::{Mode, Planner, Target};
+use hookshot_planner::{Planner, Target};
 pub use hookshot_registry::{
     Diagnostic, ProblemKind, Registry, Skipped, Source, SourceProblem, TrustPolicy, TrustStore,
 };
@@ -1047,78 +1049,35 @@ impl HookSystem {
         input: &mut Map<String, Value>,
         keep: impl Fn(&HookDef) -> bool,
     ) -> Outcome {
-        let mut plan = self.plan_for(event, input);
-        plan.hooks.retain(|h| keep(h));
-        if plan.hooks.is_empty() {
-            return Outcome::empty(event);
-        }
-        // Only processes of our own can make this a nested run; built-ins
-        // and embedders' hooks run in this process.
-        let nesting = self.nesting.get_or_init(nesting::Nesting::detect);
-        // The hookshot above runs the hooks it listed (one of them started
-        // this process): running them again would double every effect.
-        let (hooks, prints): (Vec<Arc<HookDef>>, Vec<u64>) = std::mem::take(&mut plan.hooks)
-            .into_iter()
-            .map(|h| {
-                let print = self.fingerprint_of(&h);
-                (h, print)
-            })
-            .filter(|(_, p)| !nesting.parent_hooks.contains(p))
-            .unzip();
-        plan.hooks = hooks;
-        if plan.hooks.is_empty() {
-            return Outcome::empty(event);
-        }
-        if nesting.depth >= MAX_DEPTH {
+        let plan = self.event_plan(event, input, keep);
+        if let Some(depth) = plan.nesting_limit {
             let mut o = Outcome::empty(event);
             let why = format!(
-                "hookshot is nested {} deep in its own hooks (the limit is {MAX_DEPTH}); the {} hook(s) of this event did not run",
-                nesting.depth,
-                plan.hooks.len()
+                "hookshot is nested {depth} deep in its own hooks (the limit is {MAX_DEPTH}); the {} hook(s) of this event did not run",
+                plan.not_run.len()
             );
             o.output.decision = Decision::Block;
             o.output.reason = Some(format!("blocked: {why}"));
             o.warnings.push(why);
             return o;
         }
-        let gemini = plan.hooks.iter().any(|h| h.dialect == Dialect::Gemini);
-        let env = self.env(event, input, &prints, gemini);
-        if self.has_background && self.background.mode != BackgroundMode::Inline {
-            let (later, now): (Vec<_>, Vec<_>) = std::mem::take(&mut plan.hooks)
-                .into_iter()
-                .partition(|h| h.options.background.is_on());
-            plan.hooks = now;
-            if !later.is_empty() && self.background.mode == BackgroundMode::Tasks {
-                self.start_background(event, later, input.clone(), env.clone());
-            }
-            if plan.hooks.is_empty() {
-                return Outcome::empty(event);
-            }
+        if plan.runs_nothing_now() && plan.background.is_empty() {
+            return Outcome::empty(event);
         }
-        if !plan.hooks.iter().any(|h| h.sequential) {
-            plan.mode = Mode::Parallel;
+        let gemini = plan.running().any(|h| h.dialect == Dialect::Gemini);
+        let env = self.env(event, input, &plan.prints, gemini);
+        if !plan.background.is_empty() {
+            self.start_background(event, plan.background.clone(), input.clone(), env.clone());
         }
-        let sequential = match self.strategy {
-            Strategy::Auto => plan.mode == Mode::Sequential,
-            Strategy::Parallel => false,
-            Strategy::Sequential | Strategy::FailFast => true,
-        };
-        // A jcli chain has a budget of its own; an embedder may set one for
-        // every event.
-        let jcli_chain = plan.hooks.iter().all(|h| h.dialect == Dialect::Jcli);
-        let budget = self.event_budget.or(jcli_chain.then_some(JCLI_CHAIN_BUDGET));
-        // Observers of skipped tools hear of a tool only once it is blocked.
-        let (skip_observers, hooks): (Vec<_>, Vec<_>) = std::mem::take(&mut plan.hooks)
-            .into_iter()
-            .partition(|h| event == EventKind::BeforeTool && h.observes_skip());
-        // Guards judge the tool call that will run: after every rewrite.
-        let (guards, hooks): (Vec<_>, Vec<_>) = hooks.into_iter().partition(|h| builtins::judges_final_input(h));
+        if plan.runs_nothing_now() {
+            return Outcome::empty(event);
+        }
         let run = PlanRun {
             event,
-            hooks: &hooks,
-            sequential,
-            fail_fast: self.strategy == Strategy::FailFast,
-            budget,
+            hooks: &plan.now,
+            sequential: plan.sequential,
+            fail_fast: plan.fail_fast,
+            budget: plan.budget,
             env: &env,
         };
         let records = self
@@ -1128,11 +1087,12 @@ impl HookSystem {
             })
             .await;
         let mut outcome = hookshot_aggregator::aggregate(event, records);
-        if !guards.is_empty() && !outcome.is_blocked() {
+        // Guards judge the tool call that will run: after every rewrite.
+        if !plan.guards.is_empty() && !outcome.is_blocked() {
             let mut last = input.clone();
             hookshot_aggregator::chain(event, &mut last, &outcome.output);
             let run = PlanRun {
-                hooks: &guards,
+                hooks: &plan.guards,
                 sequential: false,
                 ..run
             };
@@ -1141,9 +1101,10 @@ impl HookSystem {
             records.extend(judged);
             outcome = hookshot_aggregator::aggregate(event, records);
         }
-        if outcome.is_blocked() && !skip_observers.is_empty() {
+        // Observers of skipped tools hear of a tool only once it is blocked.
+        if outcome.is_blocked() && !plan.on_block.is_empty() {
             let run = PlanRun {
-                hooks: &skip_observers,
+                hooks: &plan.on_block,
                 sequential: false,
                 ..run
             };

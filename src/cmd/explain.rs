@@ -2,7 +2,7 @@
 //! every hook known for the event, from every source, whether it would run
 //! for this input and why not; then the plan. No hook runs.
 
-use hookshot::{Explained, HookDef, MatcherSpec, Why};
+use hookshot::{Explained, HookDef, MatcherSpec, Phase, Why};
 use serde_json::{Value, json};
 
 use crate::Fail;
@@ -82,11 +82,16 @@ pub(crate) fn run(args: ExplainArgs) -> Result<u8, Fail> {
     for e in &x.hooks {
         let h = &e.hook;
         let verdict = match &e.why {
-            Why::Runs { position, background } => {
+            Why::Runs { position, phase, .. } => {
                 format!(
                     "RUNS #{}{}",
                     position + 1,
-                    if *background { " (after the answer: async)" } else { "" }
+                    match phase {
+                        Phase::Now => "",
+                        Phase::Guard => " (after the others' rewrites: judges the call as it will run)",
+                        Phase::OnBlock => " (only once the tool call is blocked)",
+                        Phase::Background => " (after the answer: async)",
+                    }
                 )
             }
             Why::Untrusted => "skipped: its file is not trusted (review it, then `hookshot trust`)".into(),
@@ -173,7 +178,22 @@ fn matcher(h: &HookDef) -> String {
 fn row(e: &Explained) -> Value {
     let h = &e.hook;
     let (runs, why) = match &e.why {
-        Why::Runs { position, background } => (true, json!({"position": position, "background": background})),
+        Why::Runs {
+            position,
+            background,
+            phase,
+        } => {
+            let phase = match phase {
+                Phase::Now => "now",
+                Phase::Guard => "guard",
+                Phase::OnBlock => "on_block",
+                Phase::Background => "background",
+            };
+            (
+                true,
+                json!({"position": position, "background": background, "phase": phase}),
+            )
+        }
         Why::Untrusted => (false, json!("untrusted")),
         Why::Disabled(by) => (false, json!({"disabled": by})),
         Why::NoMatch => (false, json!("no_match")),
