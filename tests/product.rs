@@ -596,18 +596,15 @@ fn completions_and_the_man_page_come_from_the_cli_definition() {
 #[test]
 fn doctor_leaves_an_agents_own_untrusted_file_to_the_agent() {
     let p = Project::new();
-    p.write(
-        "proj/.claude/settings.json",
-        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
-    );
-    let out = p.command(&["doctor", "--workdir", "proj"]).output().unwrap();
+    let doctor_with = |file: &str, event: &str| {
+        let hooks = format!(r#"{{"hooks": {{"{event}": [{{"hooks": [{{"type": "command", "command": "true"}}]}}]}}}}"#);
+        p.write(file, &hooks);
+        p.command(&["doctor", "--workdir", "proj"]).output().unwrap()
+    };
+    let out = doctor_with("proj/.claude/settings.json", "PreToolUse");
     assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
     assert!(text(&out).0.contains("claude runs it itself"), "{:?}", text(&out));
-    p.write(
-        "proj/.hookshot/settings.json",
-        r#"{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
-    );
-    let out = p.command(&["doctor", "--workdir", "proj"]).output().unwrap();
+    let out = doctor_with("proj/.hookshot/settings.json", "BeforeTool");
     assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
     assert!(text(&out).0.contains("NOT LOADED"), "{:?}", text(&out));
 }
