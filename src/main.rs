@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod answer;
 mod cmd;
 mod load;
 mod telemetry;

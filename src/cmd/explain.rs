@@ -6,7 +6,7 @@ use hookshot::{Explained, HookDef, MatcherSpec, Phase, Why};
 use serde_json::{Value, json};
 
 use crate::Fail;
-use crate::cmd::fire::Caller;
+use crate::answer::Caller;
 use crate::load::{Sources, build_for, parse_event, read_input};
 
 #[derive(clap::Args, Debug)]

@@ -40,7 +40,7 @@ use serde_json::{Map, Value};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 
 use crate::Fail;
-use crate::cmd::fire::{Answer, Caller, answer, hand_off_background};
+use crate::answer::{Answer, Caller, answer, hand_off_background};
 use crate::cmd::install::Agent;
 use crate::load::{Sources, build_for, parse_event, registry_warnings};
 

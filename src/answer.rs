@@ -1,0 +1,209 @@
+//! The answer an agent gets for one event, whoever runs its hooks (a
+//! one-shot `fire`, the warm server a `fire --warm` asks, `explain`'s view
+//! of the caller): who called, the merged outcome shaped for that agent,
+//! printed and exited with; and the hand-off of background hooks to a
+//! detached `hookshot`. Shared by the commands, so none imports another.
+
+use std::path::Path;
+
+use hookshot::EventKind;
+use serde_json::{Map, Value};
+
+use crate::Fail;
+use crate::cmd::install::Agent;
+
+/// What `fire` prints and exits with, whoever ran the hooks: this process,
+/// or the warm server it asked (`--warm`), which must answer the same.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Answer {
+    /// The answer in the event's dialect (nothing printed when empty).
+    pub(crate) stdout: String,
+    /// Lines for stderr: warnings, then why the event was blocked.
+    pub(crate) stderr: Vec<String>,
+    /// 0, 2 for a block, 1 for a failure.
+    pub(crate) code: u8,
+}
+
+impl Answer {
+    /// Settings that could not be loaded, as `fire` reports them.
+    pub(crate) fn failed(fail: &Fail) -> Answer {
+        Answer {
+            stdout: String::new(),
+            stderr: vec![fail.message()],
+            code: 1,
+        }
+    }
+
+    pub(crate) fn print(&self) {
+        if !self.stdout.is_empty() {
+            println!("{}", self.stdout);
+        }
+        for line in &self.stderr {
+            eprintln!("{line}");
+        }
+    }
+}
+
+/// When the event has background hooks, hands them to a detached
+/// `hookshot` started with `argv` (this `fire`'s arguments), its job in
+/// the hook system's spool folder; `Err` says why they could not be, and
+/// then they must run within the event.
+/// `env`, when given, is the whole environment the detached `hookshot`
+/// gets (a warm server's caller's) instead of this process's.
+pub(crate) fn hand_off_background(
+    hooks: &hookshot::HookSystem,
+    event: EventKind,
+    input: &Map<String, Value>,
+    argv: &[std::ffi::OsString],
+    env: Option<&[(String, String)]>,
+) -> Result<(), String> {
+    if !hooks.plan(event, input).iter().any(|h| h.options.background.is_on()) {
+        return Ok(());
+    }
+    hand_off(input, hooks.background_spool(), argv, env).map_err(|e| {
+        format!("background hooks ran before the answer, not after it: they could not be handed off ({e})")
+    })
+}
+
+/// Fires the event and renders what `fire` prints. `handoff` is the
+/// warning to give when background hooks had to run within the event.
+pub(crate) async fn answer(
+    hooks: &hookshot::HookSystem,
+    event: EventKind,
+    dialect: hookshot::Dialect,
+    input: Map<String, Value>,
+    handoff: Option<String>,
+    host: Option<hookshot::Agent>,
+) -> Answer {
+    let mut outcome = hooks.fire(event, input).await;
+    crate::telemetry::record(&outcome);
+    outcome.warnings.extend(handoff);
+    // In the shapes the calling agent applies (Codex's stricter ones).
+    if let Some(agent) = host {
+        agent.shape_answer(&mut outcome);
+    }
+    let mut stderr: Vec<String> = outcome
+        .warnings
+        .iter()
+        .map(|w| format!("hookshot: warning: {w}"))
+        .collect();
+    // Claude Code reads a WorktreeCreate command hook's answer as a path on
+    // stdout; no path fails the creation.
+    let (stdout, code) =
+        if event == EventKind::WorktreeCreate && dialect == hookshot::Dialect::Claude && !outcome.is_blocked() {
+            match outcome.output.extra.get("worktreePath").and_then(Value::as_str) {
+                Some(path) if !path.is_empty() => (path.to_string(), 0),
+                _ => {
+                    stderr.push("hookshot: no WorktreeCreate hook answered with a worktree path".into());
+                    (String::new(), 1)
+                }
+            }
+        } else {
+            (
+                outcome.render(dialect).to_string(),
+                if outcome.is_blocked() { 2 } else { 0 },
+            )
+        };
+    if code == 2 {
+        stderr.push(outcome.block_reason());
+    }
+    Answer { stdout, stderr, code }
+}
+
+/// Who runs this `fire` as one of its hooks.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Caller {
+    /// The agent, when known: its own settings files are then its business
+    /// (it runs those hooks itself); loading them too would run each twice.
+    pub(crate) host: Option<hookshot::Agent>,
+}
+
+impl Caller {
+    /// The agent `install` named (`--agent`), which is never second-guessed;
+    /// for a hand-written registration, the agent told from the
+    /// environment and the input.
+    pub(crate) fn of(
+        named: Option<Agent>,
+        event: EventKind,
+        dialect: hookshot::Dialect,
+        input: &Map<String, Value>,
+    ) -> Caller {
+        match named {
+            Some(agent) => Caller {
+                host: Some(agent.core()),
+            },
+            None => Caller {
+                host: calling_agent(event, dialect, from_codex(dialect, input)),
+            },
+        }
+    }
+}
+
+/// The agent that runs this `fire` as one of its hooks, guessed: Claude
+/// Code and gemini-cli set their project variable in every hook's
+/// environment, and the event is named in their words.
+pub(crate) fn calling_agent(event: EventKind, dialect: hookshot::Dialect, codex: bool) -> Option<hookshot::Agent> {
+    use hookshot::Dialect::{Claude, Gemini};
+    let set = |v: &str| std::env::var_os(v).is_some_and(|x| !x.is_empty());
+    let claude_name = event.name_in(Claude) == Some(event.display_in(dialect));
+    if codex {
+        return Some(hookshot::Agent::Codex);
+    }
+    if set("CLAUDE_PROJECT_DIR") && (dialect == Claude || claude_name && !set("GEMINI_PROJECT_DIR")) {
+        return Some(hookshot::Agent::Claude);
+    }
+    if set("GEMINI_PROJECT_DIR") && dialect == Gemini {
+        return Some(hookshot::Agent::Gemini);
+    }
+    None
+}
+
+/// Codex sends a `turn_id` with its turn events and Claude Code mostly
+/// does not; Claude Code sets `CLAUDE_PROJECT_DIR` for its hooks and Codex
+/// does not. A guess for hand-written registrations only: `install` names
+/// the agent.
+pub(crate) fn from_codex(dialect: hookshot::Dialect, input: &Map<String, Value>) -> bool {
+    dialect == hookshot::Dialect::Claude
+        && input.contains_key("turn_id")
+        && std::env::var_os("CLAUDE_PROJECT_DIR").is_none_or(|v| v.is_empty())
+}
+
+/// Starts a detached `hookshot` that runs this event's background hooks
+/// (this very command line, with the input in a job file): the agent gets
+/// its answer now, and the hooks go on after this process has exited, out
+/// of its process group and its pipes, so the agent waits for neither.
+fn hand_off(
+    input: &Map<String, Value>,
+    spool: Option<&Path>,
+    argv: &[std::ffi::OsString],
+    env: Option<&[(String, String)]>,
+) -> Result<(), String> {
+    use std::os::unix::process::CommandExt;
+    let spool = spool.ok_or("no state directory (set HOME or XDG_STATE_HOME)")?;
+    let bytes = serde_json::to_vec(input).map_err(|e| e.to_string())?;
+    let job = hookshot::background::spool::put_job(spool, &bytes).map_err(|e| format!("{}: {e}", spool.display()))?;
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    let mut command = std::process::Command::new(exe);
+    if let Some(env) = env {
+        command.env_clear().envs(env.iter().map(|(k, v)| (k, v)));
+    }
+    let started = command
+        .args(argv)
+        .arg("--background-job")
+        .arg(&job)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn();
+    // Reaped when it ends: a warm server lives on and must not collect
+    // zombies (a one-shot `fire` exits before it matters).
+    started
+        .map(|mut child| {
+            std::thread::spawn(move || child.wait());
+        })
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&job);
+            format!("cannot start: {e}")
+        })
+}
