@@ -119,9 +119,7 @@ impl Parser<'_> {
         let p = Path::new(path);
         if path.is_empty() || p.file_name().is_none() {
             self.error(ptr, format!("expected a file path, found \"{path}\""));
-        } else if matches!(self.source, SourceKind::Project | SourceKind::Extension)
-            && (p.is_absolute() || p.components().any(|c| matches!(c, std::path::Component::ParentDir)))
-        {
+        } else if self.leaves_project(p) {
             self.error(
                 ptr,
                 format!(
@@ -130,6 +128,14 @@ impl Parser<'_> {
                 ),
             );
         }
+    }
+
+    /// Whether `p`, named by a project or extension file (which others
+    /// than the user write), may lead out of the project: absolute, or
+    /// through `..`.
+    fn leaves_project(&self, p: &Path) -> bool {
+        matches!(self.source, SourceKind::Project | SourceKind::Extension)
+            && (p.is_absolute() || p.components().any(|c| matches!(c, std::path::Component::ParentDir)))
     }
 
     /// A gitleaks rules file: a path relative to the settings file's
@@ -147,11 +153,8 @@ impl Parser<'_> {
         // Others than the user write project and extension files: theirs
         // name rules inside the project, not any file of the user's.
         let p = Path::new(path);
-        if matches!(self.source, SourceKind::Project | SourceKind::Extension)
-            && (p.is_absolute()
-                || path.starts_with('~')
-                || p.components().any(|c| matches!(c, std::path::Component::ParentDir)))
-        {
+        let others = matches!(self.source, SourceKind::Project | SourceKind::Extension);
+        if self.leaves_project(p) || (others && path.starts_with('~')) {
             self.error(
                 ptr,
                 format!(

@@ -269,10 +269,17 @@ fn lasting_copy(exe: &Path) -> Result<PathBuf, Fail> {
     std::fs::create_dir_all(&dir).map_err(fail)?;
     let target = dir.join("hookshot");
     let temp = dir.join(format!(".hookshot.{}", std::process::id()));
-    std::fs::copy(exe, &temp).map_err(fail)?;
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&temp, std::fs::Permissions::from_mode(0o755)).map_err(fail)?;
-    std::fs::rename(&temp, &target).map_err(fail)?;
+    let placed = (|| {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::copy(exe, &temp)?;
+        std::fs::set_permissions(&temp, std::fs::Permissions::from_mode(0o755))?;
+        std::fs::rename(&temp, &target)
+    })();
+    if let Err(e) = placed {
+        // A half-made copy is nobody's: take it away, say why.
+        let _ = std::fs::remove_file(&temp);
+        return Err(fail(e));
+    }
     eprintln!(
         "hookshot: running from a package runner's cache ({}), which is cleaned; registered a lasting copy at {}",
         exe.display(),
