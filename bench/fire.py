@@ -24,6 +24,7 @@ them alike; the median of N rounds is reported, and each as a ratio to
              the hook alone spawned the same way (`hook`).
 
     python3 bench/fire.py [--rounds N] [--hookshot target/release/hookshot]
+                          [--baseline OLD_BINARY]
 """
 
 import argparse
@@ -106,6 +107,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=150)
     ap.add_argument("--hookshot", default="target/release/hookshot")
+    ap.add_argument("--baseline", help="an older hookshot binary whose hookshot cases run in the same rounds (named old:<case>)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     hookshot = os.path.abspath(args.hookshot)
@@ -147,6 +149,10 @@ def main():
         "hook": ["/bin/true"],
         "match1": fire + [match1],
     }
+    if args.baseline:
+        old = os.path.abspath(args.baseline)
+        for k in [k for k, argv in cases.items() if argv[0] == hookshot]:
+            cases[f"old:{k}"] = [old] + cases[k][1:]
     med = interleaved(cases, env, inp, args.rounds, warmup=5)
     floor = med["true"]
     result = {"rounds": args.rounds, "median_ms": med,
@@ -159,6 +165,8 @@ def main():
     print("| case | ms | x /bin/true |")
     print("|---|---:|---:|")
     for k in ("true", "minimal", "version", "nomatch", "regex", "regexreal", "lookahead", "hook", "match1"):
+        print(f"| {k} | {med[k]:.3f} | {med[k] / floor:.2f} |")
+    for k in [k for k in med if k.startswith("old:")]:
         print(f"| {k} | {med[k]:.3f} | {med[k] / floor:.2f} |")
     print(f"\nmatch1 - hook alone: {result['match1_minus_hook_ms']:.3f} ms "
           f"(hookshot's own cost when one hook runs)")
