@@ -28,5 +28,5 @@ pub use hook::{
     Provenance, SourceKind, ToolRule, literal_alternatives, main_argument,
 };
 pub use outcome::Outcome;
-pub use output::{Decision, HookOutput, TailToolCall};
+pub use output::{Decision, Hook, HookOutput, TailToolCall};
 pub use record::{Captured, Exit, Failure, FailureKind, HookRecord};

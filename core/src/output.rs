@@ -350,6 +350,14 @@ impl HookOutput {
     }
 }
 
+/// A hook compiled into the process: same input and output as a command
+/// hook, called directly. Synchronous on purpose: in-process hooks are
+/// checks over the input, and a plain call costs no allocation or task.
+pub trait Hook: Send + Sync + std::fmt::Debug {
+    /// Answers one event; `input` has the canonical (gemini) field names.
+    fn call(&self, event: crate::EventKind, input: &serde_json::Map<String, serde_json::Value>) -> HookOutput;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

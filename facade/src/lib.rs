@@ -44,7 +44,8 @@
 //! ```
 
 pub mod background;
-pub mod builtins;
+/// The built-in hooks (the `hookshot-builtins` crate).
+pub use hookshot_builtins as builtins;
 mod event_plan;
 mod explain;
 mod listed;

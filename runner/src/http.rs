@@ -8,9 +8,9 @@
 //! variable or a 3xx answer must not send the event, or take the verdict,
 //! from somewhere the settings did not name.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use hookshot_core::{Captured, Exit, Failure, FailureKind};
+use hookshot_core::{Captured, Failure, FailureKind};
 
 use crate::RunEnv;
 
@@ -60,18 +60,45 @@ pub enum Answer {
     Failed(Failure),
 }
 
+/// The one client every `http` hook of this process shares: its
+/// connections are pooled, so a session's later requests to the same
+/// server (in `serve`, the warm server, `replay`) skip the TCP and TLS
+/// handshakes. Each request carries its own deadline.
+#[cfg(feature = "http")]
+fn agent() -> &'static ureq::Agent {
+    static AGENT: std::sync::OnceLock<ureq::Agent> = std::sync::OnceLock::new();
+    AGENT.get_or_init(|| {
+        ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .max_redirects(0)
+            .proxy(None)
+            .build()
+            .into()
+    })
+}
+
+/// Without the `http` feature there is no HTTP client: the hook fails
+/// with that reason (a warning, or a block under the closed policy).
+#[cfg(not(feature = "http"))]
+pub fn post(url: &str, _headers: &[(String, String)], _body: &[u8], _limit: Duration, _cap: usize) -> Answer {
+    Answer::Failed(Failure::new(
+        FailureKind::Spawn,
+        format!("would POST to {url}, but this hookshot was built without HTTP support (the `http` feature)"),
+    ))
+}
+
 /// POSTs `body` to `url` with `headers`, within `limit`, keeping at most
 /// `cap` bytes of the response.
+#[cfg(feature = "http")]
 pub fn post(url: &str, headers: &[(String, String)], body: &[u8], limit: Duration, cap: usize) -> Answer {
-    let start = Instant::now();
-    let agent: ureq::Agent = ureq::Agent::config_builder()
+    use hookshot_core::Exit;
+    let start = std::time::Instant::now();
+    let mut request = agent()
+        .post(url)
+        .config()
         .timeout_global(Some(limit.max(Duration::from_millis(1))))
-        .http_status_as_error(false)
-        .max_redirects(0)
-        .proxy(None)
         .build()
-        .into();
-    let mut request = agent.post(url).header("Content-Type", "application/json");
+        .header("Content-Type", "application/json");
     for (k, v) in headers {
         request = request.header(k, v);
     }

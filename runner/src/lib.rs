@@ -41,6 +41,7 @@ use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command;
 use tokio::sync::{Semaphore, watch};
+use tracing::Instrument;
 
 /// Why a model hook cannot run in a runner without a model client.
 const NO_MODEL: &str = "has no model client to ask (configure one, e.g. --hook-model FIXTURE)";
@@ -444,13 +445,9 @@ impl RunEnv {
     }
 }
 
-/// A hook compiled into the process: same input and output as a command
-/// hook, called directly. Synchronous on purpose: in-process hooks are
-/// checks over the input, and a plain call costs no allocation or task.
-pub trait Hook: Send + Sync + std::fmt::Debug {
-    /// Answers one event; `input` has the canonical (gemini) field names.
-    fn call(&self, event: EventKind, input: &Map<String, Value>) -> HookOutput;
-}
+/// A hook compiled into the process (defined in the core, so the
+/// built-ins and embedders implement it without depending on the runner).
+pub use hookshot_core::Hook;
 
 /// What one hook run receives: the canonical input, and its bytes as the
 /// hook's dialect expects them (for process hooks).
@@ -613,8 +610,9 @@ impl Runner {
         HookRecord::from_answer(Arc::clone(hook), start.elapsed(), answer)
     }
 
-    /// Asks the model client, retrying failed attempts (no answer in time,
-    /// no JSON object) as the hook's `retry` says, all within `deadline`.
+    /// Asks the model client once, by `deadline`; no answer in time or no
+    /// JSON object is a failure (which [`Runner::run_until`] retries as
+    /// the hook's `retry` says).
     async fn run_llm(
         &self,
         hook: &Arc<HookDef>,
@@ -633,23 +631,16 @@ impl Runner {
                 Err(Failure::new(FailureKind::Spawn, why)),
             );
         };
-        let mut attempt = 0;
-        let answer = loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let result = match tokio::time::timeout(left, client.complete(&prompt, model)).await {
-                Ok(Ok(text)) => llm::extract_json(&text)
-                    .and_then(|m| HookOutput::from_json_checked(&m))
-                    .map_err(|e| Failure::new(FailureKind::Protocol, e)),
-                Ok(Err(e)) => Err(Failure::new(FailureKind::Crash, format!("model call failed: {e}"))),
-                Err(_) => Err(Failure::new(
-                    FailureKind::Timeout,
-                    format!("model did not answer within {}s", secs(start.elapsed())),
-                )),
-            };
-            if result.is_ok() || attempt >= hook.retry || Instant::now() >= deadline {
-                break result;
-            }
-            attempt += 1;
+        let left = deadline.saturating_duration_since(Instant::now());
+        let answer = match tokio::time::timeout(left, client.complete(&prompt, model)).await {
+            Ok(Ok(text)) => llm::extract_json(&text)
+                .and_then(|m| HookOutput::from_json_checked(&m))
+                .map_err(|e| Failure::new(FailureKind::Protocol, e)),
+            Ok(Err(e)) => Err(Failure::new(FailureKind::Crash, format!("model call failed: {e}"))),
+            Err(_) => Err(Failure::new(
+                FailureKind::Timeout,
+                format!("model did not answer within {}s", secs(start.elapsed())),
+            )),
         };
         HookRecord::from_answer(Arc::clone(hook), start.elapsed(), answer)
     }
@@ -792,8 +783,8 @@ impl Runner {
         let env = env.for_hook(hook);
         match self.mcp.call(server, spec, tool, arguments, &env, deadline).await {
             Ok(result) => {
-                let mut text = mcp::text_of(&result);
-                if result.is_error == Some(true) {
+                let mut text = result.text;
+                if result.is_error {
                     let why = format!("the MCP tool {tool} on \"{server}\" reported an error: {}", text.trim());
                     return failed(Failure::new(FailureKind::Crash, why));
                 }
@@ -819,13 +810,16 @@ impl Runner {
 
     /// Runs `hook` within its timeout and interprets the result.
     pub async fn run(&self, hook: &Arc<HookDef>, input: HookInput<'_>, env: &RunEnv) -> HookRecord {
-        self.run_until(hook, input, env, Instant::now() + hook.timeout).await
+        self.run_within(hook, input, env, None).await
     }
 
     /// Runs `hook` and interprets the result, retrying failed runs as the
-    /// hook's `retry` asks (with exponential backoff). Every attempt and
-    /// every pause between them ends by the hook's own timeout or
-    /// `deadline`, whichever comes first: a retry never stretches a budget.
+    /// hook's `retry` asks (with exponential backoff). Every kind of hook
+    /// goes through the same layers: a slot among the hooks running at
+    /// once (for every kind that waits on something outside this process),
+    /// the deadline (the hook's own timeout or `deadline`, whichever comes
+    /// first: every attempt and every pause between them ends by it, so a
+    /// retry never stretches a budget), the retries, and one tracing span.
     pub async fn run_until(
         &self,
         hook: &Arc<HookDef>,
@@ -833,10 +827,79 @@ impl Runner {
         env: &RunEnv,
         deadline: Instant,
     ) -> HookRecord {
+        self.run_within(hook, input, env, Some(deadline)).await
+    }
+
+    /// [`Runner::run_until`], where no `budget` means the hook's own
+    /// timeout alone.
+    async fn run_within(
+        &self,
+        hook: &Arc<HookDef>,
+        input: HookInput<'_>,
+        env: &RunEnv,
+        budget: Option<Instant>,
+    ) -> HookRecord {
         // Counted before the hook's clock starts: the first count reads the
         // CPU quota, which is not the hook's time to spend.
         let permits = self.permits();
-        let deadline = deadline.min(Instant::now() + hook.timeout);
+        let start = Instant::now();
+        let own = start + hook.timeout;
+        let deadline = budget.map_or(own, |b| b.min(own));
+        let own_limit = budget.is_none_or(|b| b >= own);
+        let span = tracing::debug_span!("hook_run", hook = hook.label());
+        async {
+            let mut attempt = 0;
+            loop {
+                // No slot before the deadline: the hook is not started
+                // just to be killed at once. In-process hooks take none:
+                // they are a call on this thread, and a guard must not
+                // wait behind slow commands.
+                let permit = if matches!(hook.action, HookAction::InProcess { .. }) {
+                    None
+                } else if let Ok(p) = tokio::time::timeout_at(deadline, permits.acquire()).await {
+                    p.ok()
+                } else {
+                    let why = format!(
+                        "timed out after {}s waiting to start ({} hooks already running)",
+                        secs(start.elapsed()),
+                        self.config.concurrency()
+                    );
+                    let failure = Failure::new(FailureKind::Timeout, why);
+                    return HookRecord::from_answer(Arc::clone(hook), start.elapsed(), Err(failure));
+                };
+                let mut record = self.attempt(hook, input, env, deadline, own_limit).await;
+                drop(permit);
+                let pause = Duration::from_millis(100 << (attempt + 1).min(6));
+                let settled = record.failure.is_none()
+                    || matches!(
+                        hook.action,
+                        HookAction::Unsupported { .. } | HookAction::InProcess { .. }
+                    );
+                if settled || attempt >= hook.retry || Instant::now() + pause >= deadline {
+                    // Several attempts took the time of all of them.
+                    record.captured.duration = start.elapsed();
+                    return record;
+                }
+                tracing::debug!(attempt, "retrying after {}s", secs(pause));
+                attempt += 1;
+                tokio::time::sleep(pause).await;
+            }
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// One attempt at `hook`, of whichever kind, by `deadline`. `own` says
+    /// the deadline is the hook's own timeout (a timeout is reported as
+    /// that, not as what was left of it when the process started).
+    async fn attempt(
+        &self,
+        hook: &Arc<HookDef>,
+        input: HookInput<'_>,
+        env: &RunEnv,
+        deadline: Instant,
+        own: bool,
+    ) -> HookRecord {
         let gemini_line;
         let command = match &hook.action {
             HookAction::InProcess { name } => return self.run_in_process(hook, name, input),
@@ -908,34 +971,12 @@ impl Runner {
         };
         // A hook's own variables (a plugin's root) go on top of the event's.
         let env = env.for_hook(hook);
-        let env = env.as_ref();
-        let start = Instant::now();
-        let mut attempt = 0;
-        loop {
-            // No slot before the deadline: the hook is not started just to
-            // be killed at once.
-            let Ok(permit) = tokio::time::timeout_at(deadline, permits.acquire()).await else {
-                let why = format!(
-                    "timed out after {}s waiting to start ({} hooks already running)",
-                    secs(start.elapsed()),
-                    self.config.concurrency()
-                );
-                let failure = Failure::new(FailureKind::Timeout, why);
-                return HookRecord::from_answer(Arc::clone(hook), start.elapsed(), Err(failure));
-            };
-            let left = deadline.saturating_duration_since(Instant::now());
-            let captured = self.run_program(command, left, input.bytes, env).await;
-            drop(permit);
-            let mut record = HookRecord::interpret(Arc::clone(hook), captured);
-            let pause = Duration::from_millis(100 << (attempt + 1).min(6));
-            if record.failure.is_none() || attempt >= hook.retry || Instant::now() + pause >= deadline {
-                // Several attempts took the time of all of them.
-                record.captured.duration = start.elapsed();
-                return record;
-            }
-            attempt += 1;
-            tokio::time::sleep(pause).await;
+        let left = deadline.saturating_duration_since(Instant::now());
+        let mut captured = self.run_program(command, left, input.bytes, env.as_ref()).await;
+        if own {
+            captured.limit = Some(hook.timeout);
         }
+        HookRecord::interpret(Arc::clone(hook), captured)
     }
 
     /// Runs one command line under supervision.

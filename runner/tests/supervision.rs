@@ -500,3 +500,130 @@ async fn a_line_read_interrupted_midway_resumes_without_losing_bytes() {
     drop(client);
     assert_eq!(lines.next(&mut reader).await.unwrap(), None);
 }
+
+/// A keep-alive HTTP/1.1 server answering `{}` after `delay`: how many
+/// connections it accepted, and the most requests it had in hand at once.
+struct SlowServer {
+    url: String,
+    connections: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    most_at_once: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+fn slow_server(delay: Duration) -> SlowServer {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    let connections = std::sync::Arc::new(AtomicUsize::new(0));
+    let most_at_once = std::sync::Arc::new(AtomicUsize::new(0));
+    let now = std::sync::Arc::new(AtomicUsize::new(0));
+    let (c, m) = (connections.clone(), most_at_once.clone());
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            c.fetch_add(1, SeqCst);
+            let (m, now) = (m.clone(), now.clone());
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut stream = stream;
+                loop {
+                    let mut length = 0;
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    loop {
+                        line.clear();
+                        reader.read_line(&mut line).unwrap();
+                        if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                            length = v.trim().parse().unwrap();
+                        }
+                        if line == "\r\n" {
+                            break;
+                        }
+                    }
+                    let mut body = vec![0; length];
+                    reader.read_exact(&mut body).unwrap();
+                    m.fetch_max(now.fetch_add(1, SeqCst) + 1, SeqCst);
+                    std::thread::sleep(delay);
+                    now.fetch_sub(1, SeqCst);
+                    let answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
+                    if stream.write_all(answer.as_bytes()).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    SlowServer {
+        url,
+        connections,
+        most_at_once,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_hooks_take_slots_like_commands_and_share_one_client() {
+    use std::sync::atomic::Ordering::SeqCst;
+    let server = slow_server(Duration::from_millis(200));
+    let r = Runner::new(RunnerConfig {
+        max_concurrency: 1,
+        ..RunnerConfig::default()
+    });
+    let post = hook_def(
+        hookshot_core::HookAction::Http {
+            url: server.url.clone(),
+            headers: vec![],
+            allowed_env: vec![],
+        },
+        Duration::from_secs(10),
+        0,
+    );
+    let e = env();
+    let (a, b, c) = tokio::join!(
+        r.run(&post, no_input(), &e),
+        r.run(&post, no_input(), &e),
+        r.run(&post, no_input(), &e)
+    );
+    for rec in [a, b, c] {
+        assert!(rec.failure.is_none(), "{:?}", rec.failure);
+    }
+    let d = r.run(&post, no_input(), &e).await;
+    assert!(d.failure.is_none(), "{:?}", d.failure);
+    assert_eq!(server.most_at_once.load(SeqCst), 1, "one slot, one request at a time");
+    assert_eq!(
+        server.connections.load(SeqCst),
+        1,
+        "four requests in turn to one server reuse one connection"
+    );
+}
+
+#[tokio::test]
+async fn a_timeout_names_the_hooks_own_limit_even_after_waiting_for_a_slot() {
+    use hookshot_core::{FailureKind, HookAction};
+    let r = Runner::new(RunnerConfig {
+        max_concurrency: 1,
+        ..RunnerConfig::default()
+    });
+    let busy = hook_def(
+        HookAction::Command {
+            command: "sleep 0.3".into(),
+        },
+        Duration::from_secs(5),
+        0,
+    );
+    let hangs = hook_def(
+        HookAction::Command {
+            command: "sleep 100".into(),
+        },
+        Duration::from_secs(1),
+        0,
+    );
+    let e = env();
+    let (_, rec) = tokio::join!(r.run(&busy, no_input(), &e), async {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        r.run(&hangs, no_input(), &e).await
+    });
+    let f = rec.failure.expect("it timed out");
+    assert_eq!(f.kind, FailureKind::Timeout);
+    assert!(f.message.contains("timed out after 1s"), "{}", f.message);
+}

@@ -15,9 +15,9 @@
 
 mod rules;
 
+use hookshot_core::Hook;
 use hookshot_core::{Decision, EventKind, HookOutput};
 use hookshot_registry::gitleaks::{SecretRule, Target};
-use hookshot_runner::Hook;
 use regex::Regex;
 use serde_json::{Map, Value, json};
 

@@ -22,7 +22,7 @@ use std::thread::JoinHandle;
 
 use serde_json::{Value, json};
 
-use crate::Outcome;
+use hookshot_core::Outcome;
 
 /// Records that may wait for the writer before new ones are dropped.
 const QUEUE: usize = 4096;

@@ -26,8 +26,8 @@ mod shell;
 
 use std::path::PathBuf;
 
+use hookshot_core::Hook;
 use hookshot_core::{Decision, EventKind, HookOutput};
-use hookshot_runner::Hook;
 use regex::Regex;
 use serde_json::{Map, Value};
 

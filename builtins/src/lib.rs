@@ -26,9 +26,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use hookshot_core::Hook;
 use hookshot_core::{Decision, EventKind, HookAction, HookDef, Provenance, SourceKind};
 use hookshot_registry::BuiltinSetting;
-use hookshot_runner::Hook;
 use serde_json::Value;
 
 /// The built-ins one configuration enables.

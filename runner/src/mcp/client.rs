@@ -1,12 +1,4 @@
-//! MCP servers for Claude Code's `mcp_tool` hooks, spoken to with the
-//! official Rust SDK (`rmcp`) over stdio.
-//!
-//! A server is started on first use, in its own process group like every
-//! hook, and kept for the life of the runner: a session's later calls (in
-//! `serve` or `replay`) reuse it instead of paying its start-up again. A
-//! server that dies or breaks the protocol is dropped, its group killed,
-//! and the next call starts it anew. Its stderr is kept (the last
-//! [`STDERR_TAIL`] bytes) so a failure can say what the server said.
+//! The MCP client: servers started on first call, kept per definition.
 
 use std::collections::HashMap;
 use std::process::Stdio;
@@ -23,6 +15,7 @@ use tokio::process::{Child, Command};
 use tokio::sync::Mutex;
 use tokio::time::Instant;
 
+use super::ToolAnswer;
 use crate::RunEnv;
 use crate::groups::OwnedGroup;
 
@@ -82,7 +75,7 @@ impl McpPool {
         arguments: Option<Map<String, Value>>,
         env: &RunEnv,
         deadline: Instant,
-    ) -> Result<CallToolResult, Failure> {
+    ) -> Result<ToolAnswer, Failure> {
         let slot = {
             let mut servers = self.servers.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             Arc::clone(servers.entry(spec.clone()).or_default())
@@ -106,7 +99,10 @@ impl McpPool {
         let mut params = CallToolRequestParams::new(tool.to_string());
         params.arguments = arguments;
         match tokio::time::timeout_at(deadline, peer.call_tool(params)).await {
-            Ok(Ok(result)) => Ok(result),
+            Ok(Ok(result)) => Ok(ToolAnswer {
+                text: text_of(&result),
+                is_error: result.is_error == Some(true),
+            }),
             Ok(Err(ServiceError::McpError(e))) => Err(Failure::new(
                 FailureKind::Protocol,
                 format!("the MCP server \"{name}\" refused to call {tool}: {}", e.message),
@@ -234,48 +230,9 @@ async fn start(name: &str, spec: &McpStdio, env: &RunEnv, deadline: Instant) -> 
     })
 }
 
-/// Claude Code's `${path}` in an `mcp_tool` hook's `input`: each string
-/// value has its `${a.b}` references replaced by those fields of the hook's
-/// input. A string that is one reference and nothing else takes the
-/// field's value as it is (a number stays a number); inside longer text a
-/// value that is not a string is written as JSON; a missing field is empty.
-pub fn fill(template: &Value, input: &Value) -> Value {
-    match template {
-        Value::String(s) => fill_string(s, input),
-        Value::Array(items) => Value::Array(items.iter().map(|v| fill(v, input)).collect()),
-        Value::Object(m) => Value::Object(m.iter().map(|(k, v)| (k.clone(), fill(v, input))).collect()),
-        other => other.clone(),
-    }
-}
-
-fn lookup<'a>(input: &'a Value, path: &str) -> Option<&'a Value> {
-    path.split('.').try_fold(input, |v, key| match v {
-        Value::Array(items) => key.parse::<usize>().ok().and_then(|i| items.get(i)),
-        _ => v.get(key),
-    })
-}
-
-fn fill_string(s: &str, input: &Value) -> Value {
-    if let Some(path) = s.strip_prefix("${").and_then(|r| r.strip_suffix('}'))
-        && !path.contains(['{', '}', '$'])
-    {
-        return lookup(input, path)
-            .cloned()
-            .unwrap_or_else(|| Value::String(String::new()));
-    }
-    let filled = hookshot_core::subst::braced(s, |path| {
-        Ok::<_, std::convert::Infallible>(match lookup(input, path) {
-            Some(Value::String(v)) => v.clone(),
-            Some(v) => v.to_string(),
-            None => String::new(),
-        })
-    });
-    Value::String(filled.unwrap_or_else(|never| match never {}))
-}
-
 /// The text a tool answered, as a command's stdout: its text blocks, one
 /// per line.
-pub fn text_of(result: &CallToolResult) -> String {
+fn text_of(result: &CallToolResult) -> String {
     result
         .content
         .iter()
@@ -283,27 +240,4 @@ pub fn text_of(result: &CallToolResult) -> String {
         .map(|t| t.text.as_str())
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn references_fill_from_the_hook_input() {
-        let input = json!({"tool_input": {"file_path": "/p/a.rs", "n": 3, "list": ["x", "y"]}, "cwd": "/p"});
-        let template = json!({
-            "file_path": "${tool_input.file_path}",
-            "n": "${tool_input.n}",
-            "text": "in ${cwd}: ${tool_input.n} ${tool_input.list.1} ${missing}!",
-            "keep": 5,
-            "nested": ["${cwd}"]
-        });
-        assert_eq!(
-            fill(&template, &input),
-            json!({"file_path": "/p/a.rs", "n": 3, "text": "in /p: 3 y !", "keep": 5, "nested": ["/p"]})
-        );
-        assert_eq!(fill(&json!("${unclosed"), &input), json!("${unclosed"));
-    }
 }
