@@ -9,8 +9,8 @@ use std::path::Path;
 use hookshot::EventKind;
 use serde_json::{Map, Value};
 
-use crate::Fail;
-use crate::cmd::install::Agent;
+use crate::fail::Fail;
+use crate::install::Agent;
 
 /// What `fire` prints and exits with, whoever ran the hooks: this process,
 /// or the warm server it asked (`--warm`), which must answer the same.

@@ -8,7 +8,7 @@ use clap::Args;
 use hookshot::{EventKind, HookSystem, TrustPolicy};
 use serde_json::{Map, Value};
 
-use crate::Fail;
+use crate::fail::Fail;
 
 #[derive(Args, Debug, Clone, Default)]
 pub(crate) struct Sources {
@@ -33,6 +33,33 @@ pub(crate) struct Sources {
     /// line per prompt.
     #[arg(long, value_name = "FIXTURE")]
     pub(crate) hook_model: Option<PathBuf>,
+}
+
+impl Sources {
+    /// The flags that give these sources to another `hookshot` process
+    /// (the warm server a client starts).
+    pub(crate) fn to_args(&self) -> Vec<std::ffi::OsString> {
+        let mut args: Vec<std::ffi::OsString> = Vec::new();
+        for f in &self.settings {
+            args.extend(["--settings".into(), f.clone().into_os_string()]);
+        }
+        if let Some(d) = self.dialect {
+            args.extend(["--dialect".into(), d.as_str().into()]);
+        }
+        if let Some(w) = &self.workdir {
+            args.extend(["--workdir".into(), w.clone().into_os_string()]);
+        }
+        if self.trust_project {
+            args.push("--trust-project".into());
+        }
+        if self.agent_user_files {
+            args.push("--agent-user-files".into());
+        }
+        if let Some(m) = &self.hook_model {
+            args.extend(["--hook-model".into(), m.clone().into_os_string()]);
+        }
+        args
+    }
 }
 
 pub(crate) fn parse_dialect(name: &str) -> Result<hookshot::Dialect, String> {
@@ -286,5 +313,32 @@ mod tests {
         let deep = format!("{}{}", "[".repeat(600), "]".repeat(600));
         assert_eq!(json_depth(&deep), 600);
         assert!(parse_deep(&deep).is_ok());
+    }
+
+    #[test]
+    fn sources_given_as_flags_parse_back_to_the_same_sources() {
+        #[derive(clap::Parser, Debug)]
+        struct Flags {
+            #[command(flatten)]
+            sources: Sources,
+        }
+        let sources = Sources {
+            settings: vec!["a b.json".into(), "/x/.claude/settings.json".into()],
+            dialect: Some(hookshot::Dialect::Jcli),
+            workdir: Some("/w d".into()),
+            trust_project: true,
+            agent_user_files: true,
+            hook_model: Some("m.responses".into()),
+        };
+        let argv = std::iter::once("hookshot".into()).chain(sources.to_args());
+        let back = <Flags as clap::Parser>::try_parse_from(argv).unwrap().sources;
+        assert_eq!(format!("{back:?}"), format!("{sources:?}"));
+        let none = <Flags as clap::Parser>::try_parse_from(
+            std::iter::once("hookshot".into()).chain(Sources::default().to_args()),
+        );
+        assert_eq!(
+            format!("{:?}", none.unwrap().sources),
+            format!("{:?}", Sources::default())
+        );
     }
 }

@@ -6,9 +6,15 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod answer;
+mod case;
 mod cmd;
+mod fail;
+mod install;
 mod load;
 mod telemetry;
+mod warm;
+
+use fail::Fail;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -65,19 +71,6 @@ fn parse() -> Result<Cli, clap::Error> {
     Cli::try_parse()
 }
 
-/// The arguments of a `fire` command line (without the program name), as
-/// `hookshot` would parse them.
-pub(crate) fn parse_fire(args: &[String]) -> Result<cmd::fire::FireArgs, String> {
-    match Cli::try_parse_from(std::iter::once("hookshot").chain(args.iter().map(String::as_str))) {
-        Ok(Cli {
-            command: Command::Fire(args),
-            ..
-        }) => Ok(args),
-        Ok(_) => Err("not a fire command line".into()),
-        Err(e) => Err(e.to_string()),
-    }
-}
-
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum LogFormat {
     Text,
@@ -108,10 +101,10 @@ enum Command {
     Bench(cmd::bench::BenchArgs),
     /// Register hookshot as an agent's hook for every event it has (with a
     /// backup); --import moves the agent's own hooks under hookshot.
-    Install(cmd::install::InstallArgs),
+    Install(install::InstallArgs),
     /// Take hookshot out of an agent's settings: the file as it was, and
     /// imported hooks back where they came from.
-    Uninstall(cmd::install::UninstallArgs),
+    Uninstall(install::UninstallArgs),
     /// What an agent would see now: where hookshot is registered, which
     /// sources load, which are untrusted or broken, the failure policy.
     Doctor(cmd::doctor::DoctorArgs),
@@ -131,33 +124,7 @@ enum Command {
     Test(cmd::test::TestArgs),
     /// The warm server `fire --warm` starts (not for direct use).
     #[command(hide = true)]
-    WarmServer(cmd::warm::ServerArgs),
-}
-
-/// A failure the user must fix: printed, exit 1.
-#[derive(Debug)]
-pub(crate) enum Fail {
-    /// A usage or input problem, printed after the program name.
-    Usage(String),
-    /// Settings diagnostics, printed as they are: they start with
-    /// `path:line:column:` so editors and terminals link them.
-    Settings(String),
-}
-
-impl Fail {
-    /// The failure as printed on stderr.
-    pub(crate) fn message(&self) -> String {
-        match self {
-            Fail::Settings(diagnostics) => diagnostics.clone(),
-            Fail::Usage(msg) => format!("hookshot: {msg}"),
-        }
-    }
-}
-
-impl From<hookshot::Error> for Fail {
-    fn from(e: hookshot::Error) -> Self {
-        Fail::Settings(e.to_string())
-    }
+    WarmServer(warm::ServerArgs),
 }
 
 fn main() -> ExitCode {
@@ -347,8 +314,8 @@ async fn run(command: Command) -> Result<u8, Fail> {
         Command::Stats(args) => cmd::stats::run(args),
         Command::Trust(args) => cmd::trust::run(args),
         Command::Bench(args) => cmd::bench::run(args).await,
-        Command::Install(args) => cmd::install::install(args),
-        Command::Uninstall(args) => cmd::install::uninstall(args),
+        Command::Install(args) => install::install(args),
+        Command::Uninstall(args) => install::uninstall(args),
         Command::Doctor(args) => cmd::doctor::run(args),
         Command::Explain(args) => cmd::explain::run(args),
         Command::Completions { shell } => {
@@ -365,6 +332,6 @@ async fn run(command: Command) -> Result<u8, Fail> {
             Ok(0)
         }
         Command::Test(args) => cmd::test::run(args).await,
-        Command::WarmServer(args) => cmd::warm::serve(args).await,
+        Command::WarmServer(args) => warm::serve(args).await,
     }
 }

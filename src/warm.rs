@@ -39,9 +39,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 
-use crate::Fail;
 use crate::answer::{Answer, Caller, answer, hand_off_background};
-use crate::cmd::install::Agent;
+use crate::fail::Fail;
+use crate::install::Agent;
 use crate::load::{Sources, build_for, parse_event, registry_warnings};
 
 /// The largest request a server reads; a larger event runs one-shot.
@@ -263,7 +263,7 @@ pub(crate) async fn fire(
                 e.kind(),
                 std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused
             ) {
-                start_server(&exe, &dir, &name, &socket, idle, &request.argv);
+                start_server(&exe, &dir, &name, &socket, idle, sources);
             }
             return None;
         }
@@ -333,7 +333,7 @@ fn end_groups(groups: &[i32]) {
 
 /// Starts a detached server for this context, unless one was started
 /// moments ago; its stderr goes to `<name>.log` beside the socket.
-fn start_server(exe: &Path, dir: &Path, name: &str, socket: &Path, idle: u64, argv: &[String]) {
+fn start_server(exe: &Path, dir: &Path, name: &str, socket: &Path, idle: u64, sources: &Sources) {
     let log_path = dir.join(format!("{name}.log"));
     let recent = std::fs::metadata(&log_path)
         .and_then(|m| m.modified())
@@ -354,8 +354,7 @@ fn start_server(exe: &Path, dir: &Path, name: &str, socket: &Path, idle: u64, ar
         .arg(socket)
         .arg("--idle")
         .arg(idle.to_string())
-        .arg("--")
-        .args(argv)
+        .args(sources.to_args())
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(log)
@@ -373,9 +372,9 @@ pub(crate) struct ServerArgs {
     /// Leave after this many seconds without a request.
     #[arg(long)]
     idle: u64,
-    /// The `fire` command line of the client that started it.
-    #[arg(last = true)]
-    fire: Vec<String>,
+    /// The sources of the client that started it (its `fire` flags).
+    #[command(flatten)]
+    sources: Sources,
 }
 
 /// The variables a load's settings name, with the values it read.
@@ -550,13 +549,12 @@ pub(crate) async fn serve(args: ServerArgs) -> Result<u8, Fail> {
     // Out of the agent's session and process group: it outlives the
     // `fire` that started it, and the agent's signals are not for it.
     let _ = nix::unistd::setsid();
-    let fire = crate::parse_fire(&args.fire).map_err(Fail::Usage)?;
-    let identity = Identity::now(&fire.sources).ok_or_else(|| Fail::Usage("no identity".into()))?;
+    let identity = Identity::now(&args.sources).ok_or_else(|| Fail::Usage("no identity".into()))?;
     let (listener, ino) =
         hookshot::serve::bind_private(&args.socket).map_err(|e| Fail::Usage(format!("warm server: {e}")))?;
     let server = Arc::new(Server {
         identity,
-        sources: fire.sources,
+        sources: args.sources,
         uid: nix::unistd::getuid().as_raw(),
         systems: tokio::sync::Mutex::new(Vec::new()),
         stale: AtomicBool::new(false),

@@ -7,7 +7,7 @@ use std::time::Instant;
 use hookshot::{EventKind, HookSystem};
 use serde_json::{Map, Value, json};
 
-use crate::Fail;
+use crate::fail::Fail;
 use crate::load::{Sources, build, parse_event, print_load_warnings, read_input};
 
 #[derive(clap::Args, Debug)]

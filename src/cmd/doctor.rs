@@ -6,8 +6,8 @@ use std::path::Path;
 
 use hookshot::FailPolicy;
 
-use crate::Fail;
-use crate::cmd::install::{AGENTS, Guarded, registration};
+use crate::fail::Fail;
+use crate::install::{AGENTS, Guarded, registration};
 use crate::load::{Sources, build, trust_store_path};
 
 #[derive(clap::Args, Debug)]

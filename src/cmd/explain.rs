@@ -5,8 +5,8 @@
 use hookshot::{Explained, HookDef, MatcherSpec, Phase, Why};
 use serde_json::{Value, json};
 
-use crate::Fail;
 use crate::answer::Caller;
+use crate::fail::Fail;
 use crate::load::{Sources, build_for, parse_event, read_input};
 
 #[derive(clap::Args, Debug)]
@@ -23,7 +23,7 @@ pub(crate) struct ExplainArgs {
     json: bool,
     /// The agent that runs hookshot, as `fire --agent` takes it.
     #[arg(long, value_enum)]
-    agent: Option<crate::cmd::install::Agent>,
+    agent: Option<crate::install::Agent>,
 }
 
 pub(crate) fn run(args: ExplainArgs) -> Result<u8, Fail> {

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use hookshot::EventKind;
 use serde_json::{Map, Value};
 
-use crate::Fail;
 use crate::answer::{Answer, Caller, answer, hand_off_background};
-use crate::cmd::install::Agent;
+use crate::fail::Fail;
+use crate::install::Agent;
 use crate::load::{Sources, build_for, parse_event, read_event_input};
 
 #[derive(clap::Args, Debug)]
@@ -64,7 +64,7 @@ pub(crate) async fn run(args: FireArgs) -> Result<u8, Fail> {
     };
     let recorded_input = args.record.as_ref().map(|_| input.clone());
     let warm = if args.warm {
-        crate::cmd::warm::fire(sources, &args.event, &input, args.warm_idle, args.agent).await
+        crate::warm::fire(sources, &args.event, &input, args.warm_idle, args.agent).await
     } else {
         None
     };
@@ -74,7 +74,7 @@ pub(crate) async fn run(args: FireArgs) -> Result<u8, Fail> {
     };
     answer.print();
     if let (Some(dir), Some(input)) = (&args.record, recorded_input) {
-        crate::cmd::test::record(dir, &args.event, input, sources, &answer.stdout, answer.code);
+        crate::case::record(dir, &args.event, input, sources, &answer.stdout, answer.code);
     }
     Ok(answer.code)
 }

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use hookshot::{EventKind, HookSystem, Listed, ListedHook, MatcherSpec};
 
-use crate::Fail;
+use crate::fail::Fail;
 use crate::load::{Sources, build};
 
 #[derive(clap::Args, Debug)]

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use hookshot_replay::{Ending, ReplayError, ReplayOptions};
 
-use crate::Fail;
+use crate::fail::Fail;
 use crate::load::{Sources, build};
 
 #[derive(clap::Args, Debug)]

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::Fail;
+use crate::fail::Fail;
 use crate::load::{Sources, build, print_load_warnings};
 
 #[derive(clap::Args, Debug)]
@@ -41,7 +41,7 @@ pub(crate) async fn run(args: ServeArgs) -> Result<u8, Fail> {
                 crate::telemetry::record(fired.outcome);
                 if let (Some(dir), Some(input)) = (&record, fired.input) {
                     let code = if fired.outcome.is_blocked() { 2 } else { 0 };
-                    crate::cmd::test::record(dir, fired.event, input, &sources, &fired.output.to_string(), code);
+                    crate::case::record(dir, fired.event, input, &sources, &fired.output.to_string(), code);
                 }
             }),
         }

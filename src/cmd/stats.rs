@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::Fail;
+use crate::fail::Fail;
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct StatsArgs {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use hookshot::TrustStore;
 use serde_json::Value;
 
-use crate::Fail;
+use crate::fail::Fail;
 use crate::load::{config_home, trust_store_path};
 
 #[derive(clap::Args, Debug)]

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::Fail;
+use crate::fail::Fail;
 use crate::load::parse_dialect;
 
 #[derive(clap::Args, Debug)]

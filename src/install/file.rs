@@ -19,7 +19,7 @@ use jsonc_parser::ParseOptions;
 use jsonc_parser::cst::{CstArray, CstInputValue, CstNode, CstObject, CstRootNode};
 use serde_json::{Map, Value};
 
-use crate::Fail;
+use crate::fail::Fail;
 
 /// A JSON settings file as read: its text (kept to be edited in place),
 /// the object it holds, and what it was on disk.

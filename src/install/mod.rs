@@ -20,7 +20,7 @@ use hookshot::{Dialect, EventKind, FailPolicy};
 use hookshot_core::agent::IMPORTED_DIR;
 use serde_json::{Map, Value, json};
 
-use crate::Fail;
+use crate::fail::Fail;
 use crate::load::{Sources, build, config_home, trust_store_path};
 use file::JsonFile;
 
