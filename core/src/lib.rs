@@ -8,6 +8,7 @@
 //! This crate depends on nothing else of hookshot's.
 
 pub mod agent;
+pub mod atomic;
 pub mod event;
 pub mod hook;
 pub mod input;

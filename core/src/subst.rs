@@ -1,21 +1,85 @@
-//! `${name}` references in settings text, shared by the places that fill
-//! them: MCP server definitions (`${VAR:-default}`) and an `mcp_tool`
-//! hook's arguments (`${tool_input.file_path}`).
+//! References in settings text, one scanner for every place that fills
+//! them: `${name}` (MCP server definitions' `${VAR:-default}`, an
+//! `mcp_tool` hook's `${tool_input.file_path}`, Claude Code's path
+//! placeholders in an exec-form hook, gemini-cli's `${extensionPath}`),
+//! `{{name}}` (jcli's prompt templates), and `$NAME` with `${NAME}` read
+//! as a shell reads them (Claude Code's `http` hook headers, the project
+//! variables trust resolves in a hook's command). gemini-cli's own
+//! `$GEMINI_*` replacement in a command line is not one of them: it is
+//! plain text replacement in a fixed order, and the runner copies it
+//! exactly, prefixes and all.
 
-/// `s` with each `${name}` replaced by what `value` gives for `name` (the
-/// text between the braces); text from an unclosed `${` on stays as
+/// `s` with each `open`…`close` reference replaced by what `value` gives
+/// for the text between them; text from an unclosed `open` on stays as
 /// written. The first error `value` gives is the result.
-pub fn braced<E>(s: &str, mut value: impl FnMut(&str) -> Result<String, E>) -> Result<String, E> {
+pub fn delimited<E>(
+    s: &str,
+    open: &str,
+    close: &str,
+    mut value: impl FnMut(&str) -> Result<String, E>,
+) -> Result<String, E> {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
-    while let Some(i) = rest.find("${") {
-        let Some(end) = rest[i..].find('}') else { break };
+    while let Some(i) = rest.find(open) {
+        let Some(end) = rest[i + open.len()..].find(close) else {
+            break;
+        };
         out.push_str(&rest[..i]);
-        out.push_str(&value(&rest[i + 2..i + end])?);
-        rest = &rest[i + end + 1..];
+        out.push_str(&value(&rest[i + open.len()..i + open.len() + end])?);
+        rest = &rest[i + open.len() + end + close.len()..];
     }
     out.push_str(rest);
     Ok(out)
+}
+
+/// `s` with each `${name}` replaced by what `value` gives for `name`.
+pub fn braced<E>(s: &str, value: impl FnMut(&str) -> Result<String, E>) -> Result<String, E> {
+    delimited(s, "${", "}", value)
+}
+
+/// `${name}` references whose `value` is `None` stay as written.
+pub fn braced_known(s: &str, mut value: impl FnMut(&str) -> Option<String>) -> String {
+    let filled = braced(s, |name| {
+        Ok::<_, std::convert::Infallible>(value(name).unwrap_or_else(|| format!("${{{name}}}")))
+    });
+    filled.unwrap_or_else(|never| match never {})
+}
+
+/// `$NAME` and `${NAME}` as a shell reads them (a name runs on over
+/// letters, digits and `_`), each replaced by what `value` gives for it;
+/// `None` keeps the reference as written. A `$` starting no name, and an
+/// unclosed `${`, stay as they are.
+pub fn dollar(s: &str, mut value: impl FnMut(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find('$') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let (name, used) = match after.strip_prefix('{') {
+            Some(inner) => match inner.find('}') {
+                Some(end) => (&inner[..end], end + 2),
+                None => ("", 0),
+            },
+            None => {
+                let end = after
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(after.len());
+                (&after[..end], end)
+            }
+        };
+        if name.is_empty() {
+            out.push('$');
+            rest = after;
+            continue;
+        }
+        match value(name) {
+            Some(v) => out.push_str(&v),
+            None => out.push_str(&rest[i..i + 1 + used]),
+        }
+        rest = &after[used..];
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]
@@ -31,5 +95,29 @@ mod tests {
             braced("${a}${b}", |n| if n == "b" { Err(n.to_string()) } else { Ok(n.into()) }),
             Err("b".into())
         );
+        assert_eq!(
+            delimited("{{ a }} and {{b}} {{open", "{{", "}}", |n| Ok::<_, ()>(
+                n.trim().to_uppercase()
+            )),
+            Ok("A and B {{open".to_string())
+        );
+    }
+
+    #[test]
+    fn unknown_braced_names_stay_as_written() {
+        let known = |n: &str| (n == "a").then(|| "1".to_string());
+        assert_eq!(braced_known("${a}/${b}/${", known), "1/${b}/${");
+    }
+
+    #[test]
+    fn dollar_names_end_where_a_shell_ends_them() {
+        let known = |n: &str| (n == "HOME").then(|| "/h".to_string());
+        assert_eq!(
+            dollar("$HOME/x ${HOME}y $HOMEY $5 $ ${", known),
+            "/h/x /hy $HOMEY $5 $ ${"
+        );
+        let empty_for_all = |_: &str| Some(String::new());
+        assert_eq!(dollar("cost $5 and $", empty_for_all), "cost  and $");
+        assert_eq!(dollar("${unclosed", empty_for_all), "${unclosed");
     }
 }

@@ -199,17 +199,15 @@ pub mod spool {
             return Ok(());
         }
         ensure(dir)?;
-        let name = format!("{}-{}", key(session), unique());
-        let tmp = dir.join(format!(".{name}.tmp"));
-        let mut f = create(&tmp)?;
-        let written = serde_json::to_vec(found)
-            .map_err(std::io::Error::other)
-            .and_then(|b| f.write_all(&b));
-        if let Err(e) = written {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(e);
-        }
-        std::fs::rename(&tmp, dir.join(format!("{name}.json")))
+        let name = format!("{}-{}.json", key(session), unique());
+        let bytes = serde_json::to_vec(found).map_err(std::io::Error::other)?;
+        // Not durable: a result lost in a crash is one the next event
+        // would have reported late anyway.
+        let how = hookshot_core::atomic::Replace {
+            mode: 0o600,
+            durable: false,
+        };
+        hookshot_core::atomic::replace(&dir.join(name), how, |f| f.write_all(&bytes))
     }
 
     /// Takes what waits for `session`, removing it.

@@ -790,14 +790,12 @@ fn expand_extension_path(file: &Path, workspace: Option<&Path>, text: &str) -> S
         let s = serde_json::to_string(&p.display().to_string()).unwrap_or_default();
         s.trim_matches('"').to_string()
     };
-    let mut out = text
-        .replace("${extensionPath}", &json(extension_dir(file)))
-        .replace("${/}", "/")
-        .replace("${pathSeparator}", "/");
-    if let Some(w) = workspace {
-        out = out.replace("${workspacePath}", &json(w));
-    }
-    out
+    hookshot_core::subst::braced_known(text, |name| match name {
+        "extensionPath" => Some(json(extension_dir(file))),
+        "/" | "pathSeparator" => Some("/".into()),
+        "workspacePath" => workspace.map(json),
+        _ => None,
+    })
 }
 
 /// Extension folders under `root`: each `<name>/` with a

@@ -406,13 +406,9 @@ pub fn covered_files(
 
 /// `word` with the project variables the agents set replaced by `project`.
 fn expand_project(word: &str, project: &Path) -> String {
+    const VARS: [&str; 4] = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "GEMINI_CWD", "JCLI_CWD"];
     let project = project.display().to_string();
-    let mut text = word.to_string();
-    for var in ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "GEMINI_CWD", "JCLI_CWD"] {
-        text = text.replace(&format!("${{{var}}}"), &project);
-        text = text.replace(&format!("${var}"), &project);
-    }
-    text
+    hookshot_core::subst::dollar(word, |name| VARS.contains(&name).then(|| project.clone()))
 }
 
 fn digest_of(path: &Path) -> Result<String, String> {
@@ -647,25 +643,16 @@ impl TrustStore {
             trusted: entries.values().cloned().collect(),
         };
         let text = serde_json::to_string_pretty(&file).map_err(|e| write_err(std::io::Error::other(e)))?;
-        let mut tmp_path = self.path.clone().into_os_string();
-        tmp_path.push(format!(".tmp.{}", std::process::id()));
-        let tmp_path = PathBuf::from(tmp_path);
-        let write = || -> std::io::Result<()> {
-            let mut tmp = std::fs::OpenOptions::new()
-                .create(true)
-                .truncate(true)
-                .write(true)
-                .mode(0o600)
-                .open(&tmp_path)?;
-            tmp.write_all(text.as_bytes())?;
-            tmp.write_all(b"\n")?;
-            tmp.sync_all()?;
-            std::fs::rename(&tmp_path, &self.path)
+        // Durable: a lost write would lose the user's approval.
+        let how = hookshot_core::atomic::Replace {
+            mode: 0o600,
+            durable: true,
         };
-        if let Err(e) = write() {
-            let _ = std::fs::remove_file(&tmp_path);
-            return Err(write_err(e));
-        }
+        hookshot_core::atomic::replace(&self.path, how, |f| {
+            f.write_all(text.as_bytes())?;
+            f.write_all(b"\n")
+        })
+        .map_err(write_err)?;
         self.entries = entries;
         Ok(())
     }

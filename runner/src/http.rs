@@ -17,38 +17,13 @@ use crate::RunEnv;
 /// `$NAME` and `${NAME}` in `value`, replaced by the variable's value when
 /// `allowed` lists it, else by nothing (as Claude Code does).
 pub fn interpolate(value: &str, allowed: &[String], env: &RunEnv) -> String {
-    let lookup = |name: &str| -> String {
-        if !allowed.iter().any(|a| a == name) {
-            return String::new();
-        }
-        env.var(name).unwrap_or_default()
-    };
-    let mut out = String::with_capacity(value.len());
-    let mut rest = value;
-    while let Some(i) = rest.find('$') {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 1..];
-        let (name, used) = if let Some(inner) = after.strip_prefix('{') {
-            match inner.find('}') {
-                Some(end) => (&inner[..end], end + 2),
-                None => ("", 0),
-            }
+    hookshot_core::subst::dollar(value, |name| {
+        Some(if allowed.iter().any(|a| a == name) {
+            env.var(name).unwrap_or_default()
         } else {
-            let end = after
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(after.len());
-            (&after[..end], end)
-        };
-        if name.is_empty() {
-            out.push('$');
-            rest = after;
-        } else {
-            out.push_str(&lookup(name));
-            rest = &after[used..];
-        }
-    }
-    out.push_str(rest);
-    out
+            String::new()
+        })
+    })
 }
 
 /// What the request came to.

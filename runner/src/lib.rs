@@ -285,15 +285,10 @@ fn placeholders<'a>(word: &'a str, env: &RunEnv) -> std::borrow::Cow<'a, str> {
     if !word.contains("${") {
         return word.into();
     }
-    let mut out = word.to_string();
-    for name in NAMES {
-        let key = format!("${{{name}}}");
-        if out.contains(&key) {
-            let value = env.var(name).unwrap_or_default();
-            out = out.replace(&key, &value);
-        }
-    }
-    out.into()
+    hookshot_core::subst::braced_known(word, |name| {
+        NAMES.contains(&name).then(|| env.var(name).unwrap_or_default())
+    })
+    .into()
 }
 
 /// A gemini-cli command line as gemini-cli hands it to the shell: it

@@ -49,28 +49,14 @@ const FORMAT: &str = "\n\nAnswer with one JSON object only (a hook result), for 
 /// are, other values as JSON, unknown names as nothing.
 pub fn render(template: &str, event: EventKind, canonical: &Map<String, Value>) -> String {
     let fields = for_dialect(event, Dialect::Jcli, canonical);
-    let mut out = String::with_capacity(template.len() + 256);
-    let mut rest = template;
-    while let Some(start) = rest.find("{{") {
-        out.push_str(&rest[..start]);
-        let after = &rest[start + 2..];
-        match after.find("}}") {
-            Some(end) => {
-                let name = after[..end].trim();
-                match fields.get(name) {
-                    Some(Value::String(s)) => out.push_str(s),
-                    Some(Value::Null) | None => {}
-                    Some(v) => out.push_str(&v.to_string()),
-                }
-                rest = &after[end + 2..];
-            }
-            None => {
-                out.push_str(&rest[start..]);
-                rest = "";
-            }
-        }
-    }
-    out.push_str(rest);
+    let filled = hookshot_core::subst::delimited(template, "{{", "}}", |name| {
+        Ok::<_, std::convert::Infallible>(match fields.get(name.trim()) {
+            Some(Value::String(s)) => s.clone(),
+            Some(Value::Null) | None => String::new(),
+            Some(v) => v.to_string(),
+        })
+    });
+    let mut out = filled.unwrap_or_else(|never| match never {});
     out.push_str(FORMAT);
     out
 }

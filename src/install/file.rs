@@ -280,27 +280,20 @@ pub(crate) fn write(
     let keep = now.as_ref().filter(|m| m.is_file()).or(like);
     let dir = target.parent().unwrap_or(Path::new("/"));
     std::fs::create_dir_all(dir).map_err(fail)?;
-    let name = target.file_name().unwrap_or_default().to_string_lossy().into_owned();
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".hookshot-tmp")
-        .permissions(std::fs::Permissions::from_mode(0o666))
-        .tempfile_in(dir)
-        .map_err(fail)?;
-    tmp.write_all(bytes).map_err(fail)?;
-    if let Some(m) = keep {
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(m.permissions().mode() & 0o7777))
-            .map_err(fail)?;
-        // Only root may give a file away; for anyone else it is theirs already.
-        let _ = std::os::unix::fs::fchown(tmp.as_file(), Some(m.uid()), Some(m.gid()));
-    }
-    tmp.as_file().sync_all().map_err(fail)?;
-    tmp.persist(&target).map_err(|e| fail(e.error))?;
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+    let how = hookshot_core::atomic::Replace {
+        mode: 0o666,
+        durable: true,
+    };
+    hookshot_core::atomic::replace(&target, how, |f| {
+        f.write_all(bytes)?;
+        if let Some(m) = keep {
+            f.set_permissions(std::fs::Permissions::from_mode(m.permissions().mode() & 0o7777))?;
+            // Only root may give a file away; for anyone else it is theirs already.
+            let _ = std::os::unix::fs::fchown(&*f, Some(m.uid()), Some(m.gid()));
+        }
+        Ok(())
+    })
+    .map_err(fail)
 }
 
 /// The bytes of a file hookshot itself put beside the agent's (a backup),

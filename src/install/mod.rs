@@ -268,18 +268,18 @@ fn lasting_copy(exe: &Path) -> Result<PathBuf, Fail> {
     let fail = |e: std::io::Error| Fail::Usage(format!("install: cannot copy hookshot to {}: {e}", dir.display()));
     std::fs::create_dir_all(&dir).map_err(fail)?;
     let target = dir.join("hookshot");
-    let temp = dir.join(format!(".hookshot.{}", std::process::id()));
-    let placed = (|| {
+    // Whole, then renamed into place: a hook running the old copy keeps
+    // it, and a half-made copy is removed.
+    let how = hookshot_core::atomic::Replace {
+        mode: 0o755,
+        durable: true,
+    };
+    hookshot_core::atomic::replace(&target, how, |f| {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::copy(exe, &temp)?;
-        std::fs::set_permissions(&temp, std::fs::Permissions::from_mode(0o755))?;
-        std::fs::rename(&temp, &target)
-    })();
-    if let Err(e) = placed {
-        // A half-made copy is nobody's: take it away, say why.
-        let _ = std::fs::remove_file(&temp);
-        return Err(fail(e));
-    }
+        std::io::copy(&mut std::fs::File::open(exe)?, f)?;
+        f.set_permissions(std::fs::Permissions::from_mode(0o755))
+    })
+    .map_err(fail)?;
     eprintln!(
         "hookshot: running from a package runner's cache ({}), which is cleaned; registered a lasting copy at {}",
         exe.display(),
