@@ -104,6 +104,19 @@ fn environment() -> Option<Vec<(String, String)>> {
 /// are expanded when read). A server answers only callers that agree on
 /// them; every other variable a hook reads, it reads when it runs, from
 /// its own caller's environment.
+/// A loaded system with the variables its settings read, as this load
+/// saw them.
+fn with_named(hooks: HookSystem) -> (Arc<HookSystem>, Arc<Named>) {
+    let named: Named = named_vars(&hooks)
+        .into_iter()
+        .map(|n| {
+            let v = std::env::var(&n).ok();
+            (n, v)
+        })
+        .collect();
+    (Arc::new(hooks), Arc::new(named))
+}
+
 fn named_vars(hooks: &HookSystem) -> std::collections::BTreeSet<String> {
     let mut names = std::collections::BTreeSet::new();
     for s in hooks.registry().loaded() {
@@ -395,32 +408,32 @@ struct Server {
 }
 
 impl Server {
-    /// The hook system for `host`, loaded again from scratch when anything
-    /// a load reads changed since (the old one stops once its events end).
-    async fn system(&self, host: Option<Host>) -> Result<(Arc<HookSystem>, Arc<Named>), Fail> {
+    /// The hook system for `host`, loaded again (the library's one reload
+    /// path) when anything a load reads changed since. A change that
+    /// cannot be used is answered one-shot: a one-shot load drops the
+    /// broken file where a reload keeps the hooks before it, and a warm
+    /// answer must be the one-shot's.
+    async fn system(&self, host: Option<Host>) -> Result<(Arc<HookSystem>, Arc<Named>), Reply> {
         let mut systems = self.systems.lock().await;
         let at = systems.iter().position(|(h, _, _)| *h == host);
         if let Some(i) = at {
-            if !systems[i].1.sources_changed() {
-                return Ok((Arc::clone(&systems[i].1), Arc::clone(&systems[i].2)));
+            let (_, current, named) = &systems[i];
+            let Some((next, loaded)) = current.reloaded() else {
+                return Ok((Arc::clone(current), Arc::clone(named)));
+            };
+            if let Err(e) = loaded {
+                return Err(Reply::Oneshot(format!("the settings changed and cannot be used: {e}")));
             }
-            let (_, old, _) = systems.swap_remove(i);
             eprintln!("hookshot: settings, trust or a hook's program changed; loading again");
-            tokio::spawn(retire(old));
+            let (next, named) = with_named(next);
+            systems[i] = (host, Arc::clone(&next), Arc::clone(&named));
+            return Ok((next, named));
         }
-        let mut hooks = build_for(&self.sources, host)?;
+        let mut hooks = build_for(&self.sources, host).map_err(|fail| Reply::Answer(Answer::failed(&fail)))?;
         hooks.set_background(hookshot::BackgroundMode::Elsewhere, hookshot::background::spool::dir());
         // The client checked that it runs under no hookshot.
         hooks.set_nesting(hookshot::nesting::Nesting::default());
-        // What the settings read from the environment, as this load saw it.
-        let named: Named = named_vars(&hooks)
-            .into_iter()
-            .map(|n| {
-                let v = std::env::var(&n).ok();
-                (n, v)
-            })
-            .collect();
-        let (hooks, named) = (Arc::new(hooks), Arc::new(named));
+        let (hooks, named) = with_named(hooks);
         systems.push((host, Arc::clone(&hooks), Arc::clone(&named)));
         Ok((hooks, named))
     }
@@ -440,7 +453,7 @@ impl Server {
         let caller = Caller::of(request.agent, event, dialect, &request.input);
         let (hooks, named) = match self.system(caller.host).await {
             Ok(h) => h,
-            Err(fail) => return Reply::Answer(Answer::failed(&fail)),
+            Err(reply) => return reply,
         };
         // The settings were read with this server's values of the variables
         // they name: a caller with others would have read other settings.
@@ -517,14 +530,6 @@ async fn write_reply(w: &mut tokio::net::unix::OwnedWriteHalf, reply: &Reply) ->
     let mut bytes = serde_json::to_vec(reply).map_err(std::io::Error::other)?;
     bytes.push(b'\n');
     w.write_all(&bytes).await
-}
-
-/// Stops a replaced hook system's processes once no event uses it.
-async fn retire(old: Arc<HookSystem>) {
-    while Arc::strong_count(&old) > 1 {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    old.shutdown().await;
 }
 
 /// Counts a connection as active while it lives.

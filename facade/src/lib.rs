@@ -283,13 +283,12 @@ impl Builder {
         // Taken before reading: an edit made while loading shows as a change.
         let mut loaded = fingerprint(spec.watched(&sources));
         let registry = Registry::load(&sources, &spec.trust);
-        let processes = process_files(&registry, &workdir);
-        loaded.extend(fingerprint(processes.clone()));
         // Compiled once, below, with the code hooks: compiling the planner
         // is a third of loading 100,000 hooks.
         let mut system = HookSystem::assemble(registry, workdir, self.runner, self.strategy, self.session_id);
+        system.processes_from = fingerprint(system.process_files.clone());
+        loaded.extend(system.processes_from.clone());
         system.loaded = loaded;
-        system.process_files = processes;
         system.reload_from = Some(spec);
         if let Some(m) = self.model {
             system.runner.set_model_client(m);
@@ -411,9 +410,13 @@ fn fingerprint(paths: Vec<PathBuf>) -> Fingerprint {
 #[derive(Debug)]
 pub struct HookSystem {
     registry: Registry,
-    /// Hooks registered by code: built-ins, then the builder's in-process
-    /// hooks (lowest precedence); and session hooks added at run time
-    /// (highest).
+    /// The built-ins' hooks, as the registry's merged `builtins` settings
+    /// (`builtins_from`) made them: rebuilt by a load that changes those.
+    builtin_hooks: Vec<Arc<HookDef>>,
+    builtins_from: Option<Vec<hookshot_registry::BuiltinSetting>>,
+    /// Hooks registered by code: the builder's in-process hooks (lowest
+    /// precedence after the built-ins); and session hooks added at run
+    /// time (highest).
     code_hooks: Vec<Arc<HookDef>>,
     session_hooks: Vec<Arc<HookDef>>,
     /// Where `reload` reads from again.
@@ -423,6 +426,8 @@ pub struct HookSystem {
     /// The files the hooks' long-lived processes run: a server that keeps
     /// those processes restarts them when one changes.
     process_files: Vec<PathBuf>,
+    /// Those files as the processes running now were started from.
+    processes_from: Fingerprint,
     /// Shared with the systems [`HookSystem::reloaded`] makes.
     audit: Option<Arc<builtins::audit::AuditLog>>,
     metrics: Arc<metrics::Metrics>,
@@ -444,8 +449,8 @@ pub struct HookSystem {
     /// Sources and built-ins that could not be used: shown with every
     /// event's answer, and a block under the closed failure policy.
     load_warnings: Vec<String>,
-    /// Built-ins that could not start; they are not restarted on reload,
-    /// so their problems outlive it.
+    /// Built-ins that could not start (until a load changes their
+    /// settings).
     builtin_problems: Vec<String>,
     /// Hooks the agent does not wait for, and what they left to deliver.
     background: Arc<background::Background>,
@@ -497,25 +502,23 @@ impl HookSystem {
         strategy: Strategy,
         session_id: Option<String>,
     ) -> HookSystem {
-        let builtins = builtins::from_settings(registry.builtins(), &workdir);
-        let mut runner = Runner::new(runner);
-        for (name, hook) in builtins.in_process {
-            runner.register(name, hook);
-        }
-        HookSystem {
-            load_warnings: load_warnings(&registry, &builtins.problems),
-            builtin_problems: builtins.problems,
-            registry,
-            code_hooks: builtins.hooks.into_iter().map(Arc::new).collect(),
+        let mut system = HookSystem {
+            load_warnings: Vec::new(),
+            builtin_problems: Vec::new(),
+            registry: Registry::default(),
+            builtin_hooks: Vec::new(),
+            builtins_from: None,
+            code_hooks: Vec::new(),
             session_hooks: Vec::new(),
             reload_from: None,
             loaded: Vec::new(),
             process_files: Vec::new(),
-            audit: builtins.audit.map(Arc::new),
+            processes_from: Vec::new(),
+            audit: None,
             metrics: Arc::default(),
             event_budget: None,
             planner: Planner::default(),
-            runner,
+            runner: Runner::new(runner),
             workdir,
             session_id: session_id.unwrap_or_else(new_session_id),
             strategy,
@@ -524,7 +527,30 @@ impl HookSystem {
             canonical_files: std::collections::HashMap::new(),
             background: Arc::default(),
             has_background: false,
+        };
+        system.take(registry);
+        system
+    }
+
+    /// Makes `registry` the system's configuration: the one place a load
+    /// takes effect, for the first load and every reload alike. Built-ins
+    /// whose settings changed are started again (one turned on while a
+    /// server runs guards from the next event; one turned off stops). The
+    /// planner is compiled by the caller.
+    fn take(&mut self, registry: Registry) {
+        if self.builtins_from.as_deref() != Some(registry.builtins()) {
+            let built = builtins::from_settings(registry.builtins(), &self.workdir);
+            for (name, hook) in built.in_process {
+                self.runner.register(name, hook);
+            }
+            self.builtin_hooks = built.hooks.into_iter().map(Arc::new).collect();
+            self.audit = built.audit.map(Arc::new);
+            self.builtin_problems = built.problems;
+            self.builtins_from = Some(registry.builtins().to_vec());
         }
+        self.load_warnings = load_warnings(&registry, &self.builtin_problems);
+        self.process_files = process_files(&registry, &self.workdir);
+        self.registry = registry;
     }
 
     /// Recompiles the planner over code, registry and session hooks, in
@@ -546,8 +572,9 @@ impl HookSystem {
         }
         let policy = self.registry.failure_policy();
         let hooks: Vec<Arc<HookDef>> = self
-            .code_hooks
+            .builtin_hooks
             .iter()
+            .chain(&self.code_hooks)
             .chain(self.registry.hooks())
             .chain(&self.session_hooks)
             .map(|h| {
@@ -618,7 +645,8 @@ impl HookSystem {
     /// changed project file is untrusted until trusted again). On an error
     /// the loaded configuration stays in force, and until the file changes
     /// again every answer carries the problem as a warning (a block under
-    /// the closed failure policy). Built-ins are not restarted.
+    /// the closed failure policy). Built-ins whose settings changed start
+    /// again.
     pub fn reload(&mut self) -> Result<(), Error> {
         let Some(old) = self.reload_from.take() else {
             return Ok(());
@@ -646,7 +674,7 @@ impl HookSystem {
             // was not taken: every answer says it (the closed policy
             // blocks on it) until the file changes again.
             let why = broken.join("\n");
-            loaded.extend(fingerprint(self.process_files.clone()));
+            loaded.extend(self.renew_changed_processes());
             self.loaded = loaded;
             self.load_warnings = load_warnings(&self.registry, &self.builtin_problems);
             self.load_warnings.extend(
@@ -656,12 +684,22 @@ impl HookSystem {
             );
             return Err(Error::Broken(why));
         }
-        self.load_warnings = load_warnings(&registry, &self.builtin_problems);
-        self.process_files = process_files(&registry, &self.workdir);
-        loaded.extend(fingerprint(self.process_files.clone()));
-        self.registry = registry;
+        self.take(registry);
+        loaded.extend(self.renew_changed_processes());
         self.loaded = loaded;
         self.recompile()
+    }
+
+    /// Restarts the hooks' long-lived processes (persistent hooks, MCP
+    /// servers) when a file they run changed since they started, as a
+    /// one-shot run would run the new one; returns those files' state now.
+    fn renew_changed_processes(&mut self) -> Fingerprint {
+        let now = fingerprint(self.process_files.clone());
+        if now != self.processes_from {
+            self.runner.renew_processes();
+            self.processes_from = now.clone();
+        }
+        now
     }
 
     /// Reloads when a settings file appeared, vanished or changed (size or
@@ -700,11 +738,14 @@ impl HookSystem {
         }
         let mut next = HookSystem {
             registry: self.registry.clone(),
+            builtin_hooks: self.builtin_hooks.clone(),
+            builtins_from: self.builtins_from.clone(),
             code_hooks: self.code_hooks.clone(),
             session_hooks: self.session_hooks.clone(),
             reload_from: self.reload_from.clone(),
             loaded: self.loaded.clone(),
             process_files: self.process_files.clone(),
+            processes_from: self.processes_from.clone(),
             audit: self.audit.clone(),
             metrics: Arc::clone(&self.metrics),
             event_budget: self.event_budget,
@@ -835,8 +876,9 @@ impl HookSystem {
     /// Whether any hook registered for `event` satisfies `pred` (matchers
     /// aside).
     pub fn has_hooks_where(&self, event: EventKind, pred: impl Fn(&HookDef) -> bool) -> bool {
-        self.code_hooks
+        self.builtin_hooks
             .iter()
+            .chain(&self.code_hooks)
             .chain(self.registry.hooks())
             .chain(&self.session_hooks)
             .any(|h| h.event == event && pred(h))

@@ -79,6 +79,40 @@ async fn reload_reads_changed_settings_and_keeps_the_old_on_error() {
 }
 
 #[tokio::test]
+async fn a_built_in_turned_on_or_off_while_running_takes_effect_at_the_next_load() {
+    let p = Project::new(&json!({}));
+    let mut h = p.hooks();
+    let wipe = || {
+        json!({"tool_name": "run_shell_command", "tool_input": {"command": "rm -rf /"}})
+            .as_object()
+            .unwrap()
+            .clone()
+    };
+    assert!(
+        !h.fire(EventKind::BeforeTool, wipe()).await.is_blocked(),
+        "no guard yet"
+    );
+    let guarded = json!({"builtins": {"dangerous_confirmation": {"mode": "deny"}}});
+    std::fs::write(p.path().join("settings.json"), guarded.to_string()).unwrap();
+    // A server's path: a new system sharing this one's services.
+    let (next, loaded) = h.reloaded().expect("the settings changed");
+    loaded.unwrap();
+    assert!(
+        next.fire(EventKind::BeforeTool, wipe()).await.is_blocked(),
+        "a guard turned on while a server runs must guard from the next event"
+    );
+    // The in-place path.
+    assert!(h.reload_if_changed().unwrap());
+    assert!(h.fire(EventKind::BeforeTool, wipe()).await.is_blocked());
+    std::fs::write(p.path().join("settings.json"), "{}").unwrap();
+    h.reload().unwrap();
+    assert!(
+        !h.fire(EventKind::BeforeTool, wipe()).await.is_blocked(),
+        "turned off, it stops"
+    );
+}
+
+#[tokio::test]
 async fn under_the_closed_policy_an_edit_that_cannot_be_used_blocks() {
     let closed = |cmd: &str| {
         let mut s = settings(&[cmd]);

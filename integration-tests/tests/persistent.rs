@@ -320,3 +320,27 @@ async fn a_reload_that_changes_a_process_restarts_it() {
         ]
     );
 }
+
+#[tokio::test]
+async fn a_process_whose_program_changed_is_restarted_by_either_reload() {
+    let (p, mut h) = pico("normal", &["before_tool"]);
+    fire(&h, EventKind::BeforeTool, call("write_file", "a")).await;
+    assert_eq!(log_lines(&p, "hook.hello"), 1);
+    // The settings stay; the program they run is edited.
+    let program = p.path().join(".hooks/pico.py");
+    let mut text = std::fs::read_to_string(&program).unwrap();
+    text.push_str("\n# edited\n");
+    std::fs::write(&program, text).unwrap();
+    // A server's path: the next system, sharing this one's services, must
+    // not go on asking the process started from the old program.
+    let (next, loaded) = h.reloaded().expect("the program changed");
+    loaded.unwrap();
+    fire(&next, EventKind::BeforeTool, call("write_file", "b")).await;
+    assert_eq!(log_lines(&p, "hook.hello"), 2, "restarted for the new program");
+    drop(next);
+    // The in-place path.
+    std::fs::write(&program, std::fs::read_to_string(&program).unwrap() + "# again\n").unwrap();
+    assert!(h.reload_if_changed().unwrap());
+    fire(&h, EventKind::BeforeTool, call("write_file", "c")).await;
+    assert_eq!(log_lines(&p, "hook.hello"), 3);
+}

@@ -515,6 +515,16 @@ impl Runner {
         }
     }
 
+    /// Starts afresh with no persistent process or MCP server: for a load
+    /// whose hooks' programs changed, so the next event runs the new ones,
+    /// as a one-shot run would. The old ones end (stdin closed, grace,
+    /// kill) once nothing holds them: events still in flight on a clone of
+    /// this runner finish with them.
+    pub fn renew_processes(&mut self) {
+        self.processes = Arc::default();
+        self.mcp = Arc::default();
+    }
+
     /// The model that LLM prompt hooks ask.
     pub fn set_model_client(&mut self, client: Arc<dyn ModelClient>) {
         self.model = Some(client);
