@@ -57,6 +57,18 @@ enum FireCommand {
 /// one-shot fire. Whatever that parser refuses (help, a typo) goes to the
 /// full one, so every message is the same.
 fn parse() -> Result<Cli, clap::Error> {
+    let args: Option<Vec<String>> = std::env::args_os().skip(1).map(|a| a.into_string().ok()).collect();
+    if let Some(args) = args
+        && args.first().is_some_and(|a| a == "fire")
+        && let Some(fire) = cmd::fire::FireArgs::plain(&args[1..])
+    {
+        return Ok(Cli {
+            global: Global {
+                log_format: LogFormat::Text,
+            },
+            command: Command::Fire(fire),
+        });
+    }
     if std::env::args_os().nth(1).is_some_and(|a| a == "fire")
         && let Ok(FireOnly {
             global,
@@ -281,6 +293,11 @@ fn init_logging(format: LogFormat) -> Option<telemetry::Telemetry> {
     use tracing_subscriber::Layer as _;
     use tracing_subscriber::layer::SubscriberExt as _;
     use tracing_subscriber::util::SubscriberInitExt as _;
+    let telemetry = telemetry::init();
+    if telemetry.is_none() && matches!(format, LogFormat::Text) && std::env::var_os("RUST_LOG").is_none() {
+        let _ = tracing::subscriber::set_global_default(Warnings);
+        return None;
+    }
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     let stderr = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
@@ -288,13 +305,83 @@ fn init_logging(format: LogFormat) -> Option<telemetry::Telemetry> {
         LogFormat::Text => stderr.boxed(),
         LogFormat::Json => stderr.json().boxed(),
     };
-    let telemetry = telemetry::init();
     let otel = telemetry.as_ref().and_then(telemetry::Telemetry::layer);
     tracing_subscriber::registry()
         .with(stderr.with_filter(filter))
         .with(otel)
         .init();
     telemetry
+}
+
+/// The log nobody asked for (no `RUST_LOG`, text, no OpenTelemetry):
+/// warnings and errors, printed as hookshot's other warnings are. The
+/// whole tracing-subscriber stack (a span registry, a filter parser) cost
+/// a twentieth of a one-shot fire that logs nothing; `RUST_LOG` brings it
+/// back, with spans and levels.
+struct Warnings;
+
+impl tracing::Subscriber for Warnings {
+    fn enabled(&self, meta: &tracing::Metadata<'_>) -> bool {
+        *meta.level() <= tracing::Level::WARN
+    }
+
+    fn register_callsite(&self, meta: &'static tracing::Metadata<'static>) -> tracing::subscriber::Interest {
+        if self.enabled(meta) {
+            tracing::subscriber::Interest::always()
+        } else {
+            tracing::subscriber::Interest::never()
+        }
+    }
+
+    fn max_level_hint(&self) -> Option<tracing::level_filters::LevelFilter> {
+        Some(tracing::level_filters::LevelFilter::WARN)
+    }
+
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        tracing::span::Id::from_u64(1)
+    }
+
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+
+    fn event(&self, event: &tracing::Event<'_>) {
+        #[derive(Default)]
+        struct Text(String, Vec<String>);
+        impl tracing::field::Visit for Text {
+            fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+                if field.name() == "message" {
+                    self.0 = format!("{value:?}");
+                } else {
+                    self.1.push(format!("{}={value:?}", field.name()));
+                }
+            }
+            fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
+                if field.name() == "message" {
+                    self.0 = value.to_string();
+                } else {
+                    self.1.push(format!("{}={value}", field.name()));
+                }
+            }
+        }
+        let mut text = Text::default();
+        event.record(&mut text);
+        let level = if *event.metadata().level() == tracing::Level::ERROR {
+            "error"
+        } else {
+            "warning"
+        };
+        let fields = if text.1.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", text.1.join(", "))
+        };
+        eprintln!("hookshot: {level}: {}{fields}", text.0);
+    }
+
+    fn enter(&self, _: &tracing::span::Id) {}
+
+    fn exit(&self, _: &tracing::span::Id) {}
 }
 
 async fn run(command: Command) -> Result<u8, Fail> {
@@ -333,5 +420,62 @@ async fn run(command: Command) -> Result<u8, Fail> {
         }
         Command::Test(args) => cmd::test::run(args).await,
         Command::WarmServer(args) => warm::serve(args).await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// One item of a `fire` line: an option with its value, a flag, the
+    /// event, or something only clap reads.
+    fn item() -> impl Strategy<Value = Vec<String>> {
+        let value = prop::sample::select(vec!["x.json", "-", "", "-x", "claude", "PreToolUse", "a b", "--warm"]);
+        let agent = prop::sample::select(vec!["claude", "gemini", "codex", "bogus", ""]);
+        let with_value = prop::sample::select(vec!["--input", "--settings", "--workdir"]);
+        let flag = prop::sample::select(vec!["--warm", "--trust-project", "--agent-user-files"]);
+        let event = prop::sample::select(vec!["PreToolUse", "BeforeTool"]);
+        let odd = prop::sample::select(vec![
+            "--json",
+            "--agent=claude",
+            "--",
+            "--help",
+            "--log-format",
+            "--warm-idle",
+            "-x",
+        ]);
+        prop_oneof![
+            3 => (with_value, value).prop_map(|(o, v)| vec![o.to_string(), v.to_string()]),
+            2 => agent.prop_map(|a| vec!["--agent".to_string(), a.to_string()]),
+            3 => flag.prop_map(|f| vec![f.to_string()]),
+            2 => event.prop_map(|e| vec![e.to_string()]),
+            1 => odd.prop_map(|o| vec![o.to_string()]),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        /// Where the plain reader takes a `fire` line, clap takes it and
+        /// reads the same.
+        #[test]
+        fn the_plain_fire_reader_agrees_with_clap(items in prop::collection::vec(item(), 0..6)) {
+            let args: Vec<String> = items.concat();
+            if let Some(plain) = cmd::fire::FireArgs::plain(&args) {
+                let line = ["hookshot", "fire"].into_iter().map(String::from).chain(args.iter().cloned());
+                let clap = Cli::try_parse_from(line);
+                prop_assert!(clap.is_ok(), "clap refuses {args:?}: {}", clap.err().map(|e| e.to_string()).unwrap_or_default());
+                let Command::Fire(read) = clap.unwrap().command else { panic!("not fire") };
+                prop_assert_eq!(format!("{read:?}"), format!("{plain:?}"));
+            }
+        }
+    }
+
+    #[test]
+    fn the_agents_registered_line_is_read_without_clap() {
+        let args: Vec<String> = ["--agent", "claude", "PreToolUse"].map(String::from).to_vec();
+        assert!(cmd::fire::FireArgs::plain(&args).is_some());
+        let odd: Vec<String> = ["--agent=claude", "PreToolUse"].map(String::from).to_vec();
+        assert!(cmd::fire::FireArgs::plain(&odd).is_none(), "left to clap");
     }
 }

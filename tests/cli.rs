@@ -691,3 +691,44 @@ fn list_shows_argument_filters_and_every_hook_in_one_event_block() {
     assert!(lines[3].contains("(matcher *, "), "{said}");
     assert_eq!(lines.len(), 4, "{said}");
 }
+
+#[test]
+fn a_process_hooks_protocol_noise_is_a_warning_without_rust_log_and_a_log_line_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let pico = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/integration-tests/scenarios/picoclaw-process-hook/hooks/pico.py"
+    );
+    std::fs::copy(pico, dir.path().join("pico.py")).unwrap();
+    let settings = json!({"hooks": {"enabled": true,
+        "processes": {"pico": {"command": ["python3", "pico.py", "big_lines"], "intercept": ["before_tool"]}}}});
+    std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
+    let input = json!({"tool_name": "write_file", "tool_input": {"file_path": "a"}});
+    let run = |rust_log: Option<&str>| {
+        let mut c = hookshot();
+        c.args(["fire", "BeforeTool", "--settings", "settings.json", "--workdir"])
+            .arg(dir.path())
+            .current_dir(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .env("HOME", dir.path())
+            .env_remove("RUST_LOG");
+        if let Some(filter) = rust_log {
+            c.env("RUST_LOG", filter);
+        }
+        let o = feed(c.spawn().unwrap(), &input);
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let plain = run(None);
+    assert!(
+        plain.contains("hookshot: warning: skipped a line longer than") && plain.contains("process=pico"),
+        "{plain}"
+    );
+    let logged = run(Some("warn"));
+    assert!(
+        logged.contains("WARN") && logged.contains("skipped a line longer than"),
+        "{logged}"
+    );
+    assert!(run(Some("error")).lines().all(|l| !l.contains("skipped a line")));
+}

@@ -52,6 +52,52 @@ pub(crate) struct FireArgs {
     agent: Option<Agent>,
 }
 
+impl FireArgs {
+    /// The command lines agents run (`install` registers `fire --agent A
+    /// EVENT`; benches and tests add `--settings`, `--workdir`, `--input`),
+    /// read without building clap's parser, which was a tenth of a
+    /// one-shot fire. `None` for anything else (another option, an `=`
+    /// form, an empty or dash-led value, help): clap reads those, with
+    /// its messages. A test in main.rs checks that where this reads a
+    /// line, clap reads it the same.
+    pub(crate) fn plain(args: &[String]) -> Option<FireArgs> {
+        use clap::ValueEnum;
+        let mut out = FireArgs {
+            event: String::new(),
+            input: None,
+            sources: Sources::default(),
+            json: false,
+            record: None,
+            background_job: None,
+            warm: false,
+            warm_idle: 300,
+            agent: None,
+        };
+        let mut event = None;
+        let mut it = args.iter();
+        while let Some(arg) = it.next() {
+            let mut value = || {
+                it.next()
+                    .filter(|v| !v.is_empty() && (*v == "-" || !v.starts_with('-')))
+                    .cloned()
+            };
+            match arg.as_str() {
+                "--input" if out.input.is_none() => out.input = Some(value()?),
+                "--settings" => out.sources.settings.push(value()?.into()),
+                "--workdir" if out.sources.workdir.is_none() => out.sources.workdir = Some(value()?.into()),
+                "--agent" if out.agent.is_none() => out.agent = Some(Agent::from_str(&value()?, false).ok()?),
+                "--warm" if !out.warm => out.warm = true,
+                "--trust-project" if !out.sources.trust_project => out.sources.trust_project = true,
+                "--agent-user-files" if !out.sources.agent_user_files => out.sources.agent_user_files = true,
+                a if !a.is_empty() && !a.starts_with('-') && event.is_none() => event = Some(a.to_string()),
+                _ => return None,
+            }
+        }
+        out.event = event?;
+        Some(out)
+    }
+}
+
 pub(crate) async fn run(args: FireArgs) -> Result<u8, Fail> {
     let (event, dialect) = parse_event(&args.event)?;
     let sources = &args.sources;
