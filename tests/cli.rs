@@ -37,6 +37,20 @@ fn fire(dir: &Path, event: &str, input: &Value) -> Output {
     feed(child, input)
 }
 
+/// A temp project with the test picoclaw process hook (`pico.py`) and a
+/// picoclaw settings file whose `processes` are `processes`.
+fn pico_project(processes: Value) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/integration-tests/scenarios/picoclaw-process-hook/hooks/pico.py"
+    );
+    std::fs::copy(script, dir.path().join("pico.py")).unwrap();
+    let settings = json!({"hooks": {"enabled": true, "processes": processes}});
+    std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
+    dir
+}
+
 /// Writes `input` to a spawned child's stdin and collects what it printed.
 fn feed(mut child: std::process::Child, input: &Value) -> Output {
     use std::io::Write;
@@ -553,18 +567,11 @@ fn model_says(text: &str) -> Value {
 
 #[test]
 fn a_one_shot_fire_delivers_its_notifications_before_it_ends_the_observer() {
-    let dir = tempfile::tempdir().unwrap();
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/integration-tests/scenarios/picoclaw-process-hook/hooks/pico.py"
-    );
-    std::fs::copy(script, dir.path().join("pico.py")).unwrap();
     // slow_exit takes a while over each notification, as a real observer
     // writing to a log or a socket does.
-    let settings = json!({"hooks": {"enabled": true, "processes": {"watch": {
+    let dir = pico_project(json!({"watch": {
         "command": ["python3", "pico.py", "slow_exit"],
-        "observe": ["agent.tool.exec_start", "agent.tool.exec_end"]}}}});
-    std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
+        "observe": ["agent.tool.exec_start", "agent.tool.exec_end"]}}));
     let out = fire(
         dir.path(),
         "BeforeTool",
@@ -694,15 +701,8 @@ fn list_shows_argument_filters_and_every_hook_in_one_event_block() {
 
 #[test]
 fn a_process_hooks_protocol_noise_is_a_warning_without_rust_log_and_a_log_line_with_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let pico = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/integration-tests/scenarios/picoclaw-process-hook/hooks/pico.py"
-    );
-    std::fs::copy(pico, dir.path().join("pico.py")).unwrap();
-    let settings = json!({"hooks": {"enabled": true,
-        "processes": {"pico": {"command": ["python3", "pico.py", "big_lines"], "intercept": ["before_tool"]}}}});
-    std::fs::write(dir.path().join("settings.json"), settings.to_string()).unwrap();
+    let dir =
+        pico_project(json!({"pico": {"command": ["python3", "pico.py", "big_lines"], "intercept": ["before_tool"]}}));
     let input = json!({"tool_name": "write_file", "tool_input": {"file_path": "a"}});
     let run = |rust_log: Option<&str>| {
         let mut c = hookshot();
