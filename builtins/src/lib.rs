@@ -134,10 +134,9 @@ pub fn from_settings(config: &[BuiltinSetting], workdir: &Path) -> Builtins {
                 // the scan running on its own rules, and is a problem of
                 // the load (which the closed policy blocks on).
                 let mut extra = Vec::new();
-                let files = opts.get("rules_file").and_then(Value::as_array).into_iter().flatten();
-                for path in files.filter_map(Value::as_str) {
-                    match hookshot_registry::gitleaks::load(Path::new(path)) {
-                        Ok(loaded) => extra.extend(loaded.rules),
+                for file in &setting.rules {
+                    match &file.loaded {
+                        Ok(loaded) => extra.extend(loaded.rules.iter().cloned()),
                         Err(why) => b.problems.push(format!(
                             "built-in security_scan ({}) cannot use its rules_file: {why}; it runs with its own rules",
                             setting.at

@@ -288,6 +288,7 @@ impl Builder {
         let mut system = HookSystem::assemble(registry, workdir, self.runner, self.strategy, self.session_id);
         system.processes_from = fingerprint(system.process_files.clone());
         loaded.extend(system.processes_from.clone());
+        loaded.extend(fingerprint(system.builtin_files()));
         system.loaded = loaded;
         system.reload_from = Some(spec);
         if let Some(m) = self.model {
@@ -675,6 +676,7 @@ impl HookSystem {
             // blocks on it) until the file changes again.
             let why = broken.join("\n");
             loaded.extend(self.renew_changed_processes());
+            loaded.extend(fingerprint(self.builtin_files()));
             self.loaded = loaded;
             self.load_warnings = load_warnings(&self.registry, &self.builtin_problems);
             self.load_warnings.extend(
@@ -686,8 +688,16 @@ impl HookSystem {
         }
         self.take(registry);
         loaded.extend(self.renew_changed_processes());
+        loaded.extend(fingerprint(self.builtin_files()));
         self.loaded = loaded;
         self.recompile()
+    }
+
+    /// The files the built-ins were started from (`security_scan`'s rules
+    /// files): a change to one is a change of the configuration.
+    fn builtin_files(&self) -> Vec<PathBuf> {
+        let files = self.builtins_from.iter().flatten().flat_map(|b| &b.rules);
+        files.map(|r| r.path.clone()).collect()
     }
 
     /// Restarts the hooks' long-lived processes (persistent hooks, MCP
@@ -721,6 +731,7 @@ impl HookSystem {
         self.reload_from.as_ref().is_some_and(|spec| {
             let mut now = spec.watched(&spec.sources());
             now.extend(self.process_files.iter().cloned());
+            now.extend(self.builtin_files());
             fingerprint(now) != self.loaded
         })
     }

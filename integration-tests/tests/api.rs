@@ -113,6 +113,35 @@ async fn a_built_in_turned_on_or_off_while_running_takes_effect_at_the_next_load
 }
 
 #[tokio::test]
+async fn an_edited_secret_rules_file_is_noticed_and_used_at_the_next_load() {
+    let settings = json!({"builtins": {"security_scan": {"mode": "block", "rules_file": "rules.toml"}}});
+    let p = Project::new(&settings);
+    let rules = p.path().join("rules.toml");
+    std::fs::write(&rules, "[[rules]]\nid = \"other\"\nregex = '''other_[a-z]{30}'''\n").unwrap();
+    let mut h = p.hooks();
+    let leak = || {
+        json!({"tool_name": "write_file", "tool_input": {"file_path": "a", "content": "token acme_k3mz8pl2xv7nb4cr9ty6wf1h"}})
+            .as_object()
+            .unwrap()
+            .clone()
+    };
+    assert!(
+        !h.fire(EventKind::BeforeTool, leak()).await.is_blocked(),
+        "no rule for it yet"
+    );
+    std::fs::write(&rules, "[[rules]]\nid = \"acme\"\nregex = '''acme_[a-z0-9]{24}'''\n").unwrap();
+    assert!(h.sources_changed(), "the rules file is part of what the load read");
+    let (next, loaded) = h.reloaded().unwrap();
+    loaded.unwrap();
+    assert!(
+        next.fire(EventKind::BeforeTool, leak()).await.is_blocked(),
+        "a rule the user added while a server runs guards from the next event"
+    );
+    assert!(h.reload_if_changed().unwrap());
+    assert!(h.fire(EventKind::BeforeTool, leak()).await.is_blocked());
+}
+
+#[tokio::test]
 async fn under_the_closed_policy_an_edit_that_cannot_be_used_blocks() {
     let closed = |cmd: &str| {
         let mut s = settings(&[cmd]);

@@ -99,6 +99,46 @@ struct RawAllow {
     stopwords: Vec<String>,
 }
 
+/// A rules file as one load read it: what a built-in is started from, and
+/// what tells a later load that it changed. Two reads are equal when they
+/// read the same bytes from the same path.
+#[derive(Debug, Clone)]
+pub struct RulesFile {
+    /// Where it is (resolved).
+    pub path: std::path::PathBuf,
+    /// SHA-256 of what was read (empty when nothing could be).
+    pub digest: String,
+    /// Its rules, or why they cannot be used.
+    pub loaded: Result<std::sync::Arc<Loaded>, String>,
+}
+
+impl PartialEq for RulesFile {
+    fn eq(&self, other: &RulesFile) -> bool {
+        self.path == other.path && self.digest == other.digest
+    }
+}
+
+impl RulesFile {
+    /// Reads and parses the file at `path`, once.
+    pub fn read(path: &Path) -> RulesFile {
+        let (digest, loaded) = match crate::read_settings(path) {
+            Ok(bytes) => {
+                let digest = crate::sha256_hex(&bytes);
+                let loaded = String::from_utf8(bytes)
+                    .map_err(|_| format!("{}: not UTF-8 text", path.display()))
+                    .and_then(|text| parse(path, &text));
+                (digest, loaded)
+            }
+            Err(e) => (String::new(), Err(format!("{}: {e}", path.display()))),
+        };
+        RulesFile {
+            path: path.to_path_buf(),
+            digest,
+            loaded: loaded.map(std::sync::Arc::new),
+        }
+    }
+}
+
 /// Reads the gitleaks rules file at `path`. An error names the file, the
 /// line and column, and the field.
 pub fn load(path: &Path) -> Result<Loaded, String> {

@@ -535,6 +535,11 @@ impl Registry {
             });
             return;
         }
+        for file in b.rules {
+            if !first.rules.iter().any(|r| r.path == file.path) {
+                first.rules.push(file);
+            }
+        }
         for (key, value) in b.options {
             let kept = first.options.get(&key).cloned();
             match key.as_str() {

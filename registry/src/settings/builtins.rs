@@ -39,6 +39,7 @@ impl Parser<'_> {
                 options: Map::new(),
                 source: self.source,
                 at: self.at(&ptr, true),
+                rules: Vec::new(),
             };
             let cfg = match cfg {
                 Value::Bool(on) => {
@@ -85,11 +86,13 @@ impl Parser<'_> {
                     "keep" => self.bounded(&kp, value, AUDIT_KEEP, "rotated files"),
                     "patterns" => self.patterns(&kp, value),
                     "rules_file" => {
-                        if let Some(path) = self.rules_file(&kp, value) {
+                        if let Some(file) = self.rules_file(&kp, value) {
                             // Kept as a list: later files add theirs.
+                            let path = file.path.display().to_string();
                             setting
                                 .options
                                 .insert(key.clone(), Value::Array(vec![Value::String(path)]));
+                            setting.rules.push(file);
                         }
                         continue;
                     }
@@ -141,8 +144,8 @@ impl Parser<'_> {
     /// A gitleaks rules file: a path relative to the settings file's
     /// folder (or `~/...`), read now so `validate` names a bad rule by its
     /// line. A file that cannot be used is a warning, not an error: the
-    /// scan still runs with its own rules. Returns the path resolved.
-    fn rules_file(&mut self, ptr: &str, value: &Value) -> Option<String> {
+    /// scan still runs with its own rules. Returns the file as read.
+    fn rules_file(&mut self, ptr: &str, value: &Value) -> Option<crate::gitleaks::RulesFile> {
         let Some(path) = value.as_str().filter(|p| !p.is_empty()) else {
             self.error(
                 ptr,
@@ -169,10 +172,11 @@ impl Parser<'_> {
             (Some(rest), Some(h)) => h.join(rest),
             _ => self.path.parent().unwrap_or(Path::new(".")).join(path),
         };
-        match crate::gitleaks::load(&full) {
+        let file = crate::gitleaks::RulesFile::read(&full);
+        match &file.loaded {
             Ok(loaded) => {
-                for why in loaded.skipped {
-                    self.warn(ptr, why);
+                for why in &loaded.skipped {
+                    self.warn(ptr, why.clone());
                 }
             }
             Err(why) => self.warn(
@@ -182,7 +186,7 @@ impl Parser<'_> {
                 ),
             ),
         }
-        Some(full.display().to_string())
+        Some(file)
     }
 
     /// A whole number within `range`.

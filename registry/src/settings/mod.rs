@@ -77,6 +77,10 @@ pub struct BuiltinSetting {
     pub source: SourceKind,
     /// Where it was set.
     pub at: Provenance,
+    /// `security_scan`'s `rules_file`s as this load read them (parsed
+    /// once, here; a changed file makes the setting differ, which starts
+    /// the built-in again).
+    pub rules: Vec<crate::gitleaks::RulesFile>,
 }
 
 /// Audit log rotation size: from 4 KiB to 1 GiB.
