@@ -450,6 +450,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn each_agents_hook_script_folder_is_inside_its_own_folder() {
+        for agent in Agent::ALL {
+            assert_eq!(agent.hooks_folder(), format!("{}/hooks", agent.folder()));
+        }
+    }
+
+    #[test]
     fn the_table_reads_back() {
         for a in Agent::ALL {
             assert_eq!(Agent::parse(a.name()), Some(a));

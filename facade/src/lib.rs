@@ -1103,7 +1103,7 @@ impl HookSystem {
         input: &mut Map<String, Value>,
         keep: impl Fn(&HookDef) -> bool,
     ) -> Outcome {
-        let plan = self.event_plan(event, input, keep);
+        let mut plan = self.event_plan(event, input, keep);
         if let Some(depth) = plan.nesting_limit {
             let mut o = Outcome::empty(event);
             let why = format!(
@@ -1121,7 +1121,7 @@ impl HookSystem {
         let gemini = plan.running().any(|h| h.dialect == Dialect::Gemini);
         let env = self.env(event, input, &plan.prints, gemini);
         if !plan.background.is_empty() {
-            self.start_background(event, plan.background.clone(), input.clone(), env.clone());
+            self.start_background(event, std::mem::take(&mut plan.background), input.clone(), env.clone());
         }
         if plan.runs_nothing_now() {
             return Outcome::empty(event);
