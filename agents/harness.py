@@ -69,6 +69,15 @@ def codex_binary():
     return exe
 
 
+def alive(pid):
+    """Whether process `pid` runs (a zombie does not count)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
 class Place:
     """A home and a project, removed at the end."""
 

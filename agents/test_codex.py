@@ -7,6 +7,7 @@ hook in hookshot's own file."""
 
 import json
 import os
+import time
 import unittest
 
 import harness
@@ -209,6 +210,27 @@ class UnderHookshotOnly(Scenario):
                    if i.get("type") == "function_call_output"]
         self.assertTrue(any("aws_key=***REDACTED:aws_access_key***" in o for o in results), results)
         self.assertNotIn("AKIAIOSFODNN7EXAMPLE", run.shown_to_model())
+
+    def test_a_session_end_hook_ends_with_its_processes_before_codex_kills_hookshot(self):
+        """Codex gives a SessionEnd hook at most 3 s, then kills the process
+        it started with SIGKILL: natively the hook's shell, under hookshot
+        hookshot itself, which cannot then end its hooks' process groups.
+        hookshot gives them 2 s and ends them itself."""
+        place = self.place({}, True)
+        pid_file = os.path.join(place.root, "child.pid")
+        slow = hook(f"sleep 100 & echo $! > {pid_file}; wait", matcher=None, event="SessionEnd", timeout=30)
+        place.write("home/.config/hookshot/settings.json", slow)
+        run = harness.run_codex(place, [DONE])
+        self.assertEqual(run.rc, 0, run.stderr[-2000:])
+        self.assertTrue(os.path.exists(pid_file), "Codex fired no SessionEnd")
+        pid = int(open(pid_file).read().strip())
+        deadline = time.time() + 2
+        while time.time() < deadline and harness.alive(pid):
+            time.sleep(0.05)
+        alive = harness.alive(pid)
+        if alive:
+            os.kill(pid, 9)
+        self.assertFalse(alive, "a SessionEnd hook's process outlived the session")
 
     def test_an_untrusted_project_hook_does_not_run_until_trusted(self):
         place = self.place({}, True)

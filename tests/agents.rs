@@ -80,6 +80,7 @@ scenarios! {
     UnderHookshotOnly::test_an_untrusted_project_hook_does_not_run_until_trusted,
     UnderHookshotOnly::test_hookshot_removed_after_install_warns_or_under_the_closed_policy_blocks,
     UnderHookshotOnly::test_built_ins_redact_secrets_in_answers_codex_applies,
+    UnderHookshotOnly::test_a_session_end_hook_ends_with_its_processes_before_codex_kills_hookshot,
 }
 
 scenarios! {

@@ -65,3 +65,68 @@ fn a_signal_to_hookshot_ends_the_hooks_it_runs() {
         }
     }
 }
+
+#[test]
+fn under_codexs_hard_session_end_limit_hookshot_ends_its_hooks_before_codex_kills_it() {
+    // Codex kills the SessionEnd hook it started (hookshot) after 3 s with
+    // SIGKILL, which hookshot cannot catch: a hook still running then would
+    // be left with PPID 1. Here the test is Codex.
+    let dir = tempfile::tempdir().unwrap();
+    let settings = json!({"hooks": {"SessionEnd": [{"hooks": [
+        {"type": "command", "command": "sleep 100 & echo $! > child.pid; wait", "timeout": 30}]}]}});
+    std::fs::write(dir.path().join("s.json"), settings.to_string()).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hookshot"))
+        .args([
+            "fire",
+            "--agent",
+            "codex",
+            "SessionEnd",
+            "--settings",
+            "s.json",
+            "--workdir",
+            ".",
+        ])
+        .current_dir(dir.path())
+        .env("HOME", dir.path())
+        .env_remove("HOOKSHOT_DEPTH")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let input = json!({"session_id": "s", "hook_event_name": "SessionEnd", "cwd": dir.path(), "turn_id": "t"});
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.to_string().as_bytes())
+            .unwrap();
+    }
+    let start = Instant::now();
+    let finished = loop {
+        if child.try_wait().unwrap().is_some() {
+            break true;
+        }
+        if start.elapsed() >= Duration::from_secs(3) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let grandchild: Pid = std::fs::read_to_string(dir.path().join("child.pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .map(Pid::from_raw)
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let alive = !gone(grandchild);
+    if alive {
+        let _ = kill(grandchild, Signal::SIGKILL);
+    }
+    assert!(finished, "hookshot was still running at Codex's 3 s limit");
+    assert!(!alive, "a hook's process outlived hookshot");
+}

@@ -224,13 +224,26 @@ impl Agent {
 
     /// The `timeout` a hook registered for `event` (in its own name) gives
     /// to ask for `secs`: in its units (gemini-cli counts milliseconds) and
-    /// within its caps (Codex gives a SessionEnd hook at most 3 s and warns
-    /// on every session about an entry asking for more).
+    /// within its caps ([`Agent::hard_limit`]: Codex warns on every session
+    /// about an entry asking for more).
     pub fn timeout_value(self, event: &str, secs: u64) -> u64 {
+        let cap = EventKind::parse(event)
+            .and_then(|(e, _)| self.hard_limit(e))
+            .map_or(u64::MAX, |d| d.as_secs());
         match self {
-            Agent::Gemini => secs * 1000,
-            Agent::Codex if event == "SessionEnd" => secs.min(3),
-            Agent::Claude | Agent::Codex => secs,
+            Agent::Gemini => secs.min(cap) * 1000,
+            Agent::Claude | Agent::Codex => secs.min(cap),
+        }
+    }
+
+    /// How long the agent lets a hook of `event` run whatever its entry
+    /// asks: Codex ends a SessionEnd hook after 3 s, by killing the process
+    /// it started (SIGKILL, which nothing can catch). hookshot in that
+    /// place must have ended its own hooks before then.
+    pub fn hard_limit(self, event: EventKind) -> Option<std::time::Duration> {
+        match (self, event) {
+            (Agent::Codex, EventKind::SessionEnd) => Some(std::time::Duration::from_secs(3)),
+            _ => None,
         }
     }
 

@@ -150,6 +150,14 @@ impl HookSystem {
         // every event.
         let jcli_chain = !hooks.is_empty() && hooks.iter().all(|h| h.dialect == Dialect::Jcli);
         plan.budget = self.event_budget.or(jcli_chain.then_some(JCLI_CHAIN_BUDGET));
+        // An agent that kills hookshot at a hard limit (Codex, SessionEnd)
+        // would leave the hooks' process groups running: the event ends
+        // early enough for hookshot to end them itself (TERM, grace, KILL).
+        if let Some(limit) = self.caller().and_then(|a| a.hard_limit(event)) {
+            let room = self.runner_config().kill_grace + Duration::from_millis(500);
+            let budget = limit.saturating_sub(room);
+            plan.budget = Some(plan.budget.map_or(budget, |b| b.min(budget)));
+        }
         for h in hooks {
             if event == EventKind::BeforeTool && h.observes_skip() {
                 plan.on_block.push(h);

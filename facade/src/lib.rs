@@ -957,6 +957,16 @@ impl HookSystem {
     /// running now, so a hookshot one of them starts does not run them again.
     /// `gemini`: some hook of the event is gemini-cli's (it gets
     /// `GEMINI_PLANS_DIR`).
+    /// The agent this system answers as a hook of (`fire --agent`, or told
+    /// from the environment), if any.
+    pub(crate) fn caller(&self) -> Option<Agent> {
+        self.reload_from.as_ref().and_then(|s| s.hook_of)
+    }
+
+    pub(crate) fn runner_config(&self) -> &RunnerConfig {
+        self.runner.config()
+    }
+
     fn env(&self, event: EventKind, input: &Map<String, Value>, running: &[u64], gemini: bool) -> RunEnv {
         let wd = self.workdir.display().to_string();
         let session = input
@@ -964,8 +974,7 @@ impl HookSystem {
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty())
             .unwrap_or(&self.session_id);
-        let host = self.reload_from.as_ref().and_then(|s| s.hook_of);
-        let codex = host == Some(Agent::Codex);
+        let codex = self.caller() == Some(Agent::Codex);
         let mut vars: Vec<(String, String)> = vec![
             ("GEMINI_PROJECT_DIR".into(), wd.clone()),
             ("CLAUDE_PROJECT_DIR".into(), wd.clone()),
@@ -986,7 +995,7 @@ impl HookSystem {
         }
         // The calling agent's hooks get the variables it sets, no other:
         // Codex sets none for its hooks in Claude Code's format.
-        if let Some(agent) = host {
+        if let Some(agent) = self.caller() {
             let format = agent.dialect().hook_vars();
             vars.retain(|(k, _)| !format.contains(&k.as_str()) || agent.hook_vars().contains(&k.as_str()));
         }
