@@ -99,7 +99,7 @@ pub(crate) fn build(sources: &Sources) -> Result<HookSystem, Fail> {
 }
 
 pub(crate) fn build_for(sources: &Sources, hook_of: Option<hookshot::Agent>) -> Result<HookSystem, Fail> {
-    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let home = hookshot_core::paths::home();
     let mut b = HookSystem::builder()
         .workdir(sources.workdir.clone().unwrap_or_else(|| PathBuf::from(".")))
         .discover(home, config_home())

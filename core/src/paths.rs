@@ -20,13 +20,21 @@ pub fn lexical_join(base: &Path, path: &str) -> PathBuf {
     out
 }
 
+/// The user's home: `$HOME` when it is absolute. Every stage reads it
+/// here, so a relative or empty `HOME` means "no home" everywhere (a rule
+/// on `~/.ssh` then matches nothing, rather than `/.ssh` in one place and
+/// `./.ssh` in another).
+pub fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME").map(PathBuf::from).filter(|h| h.is_absolute())
+}
+
 /// An XDG base directory: `$var` when it is absolute, else `home_rel`
 /// under an absolute `$HOME`. A relative value is invalid (XDG Base
 /// Directory spec) and ignored: honouring it would put the user's files
 /// wherever hookshot runs, such as inside a project.
 pub fn xdg_dir(var: &str, home_rel: &str) -> Option<PathBuf> {
     let absolute = |name: &str| std::env::var_os(name).map(PathBuf::from).filter(|p| p.is_absolute());
-    absolute(var).or_else(|| absolute("HOME").map(|h| h.join(home_rel)))
+    absolute(var).or_else(|| home().map(|h| h.join(home_rel)))
 }
 
 /// What a file that is not a regular file is, in words.

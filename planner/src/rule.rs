@@ -73,9 +73,12 @@ impl CompiledRule {
         } else if PATH_TOOLS.contains(&tool.as_str()) {
             let (glob, relative) = if let Some(abs) = p.strip_prefix("//") {
                 (format!("/{abs}"), false)
-            } else if let Some(home) = p.strip_prefix("~/") {
-                let h = std::env::var("HOME").unwrap_or_default();
-                (format!("{h}/{home}"), false)
+            } else if let Some(rest) = p.strip_prefix("~/") {
+                // Without a home only a path written with `~` itself matches.
+                match hookshot_core::paths::home() {
+                    Some(h) => (format!("{}/{rest}", h.display()), false),
+                    None => (p.clone(), false),
+                }
             } else if !p.trim_start_matches("./").contains('/') {
                 (format!("**/{}", p.trim_start_matches("./")), false)
             } else {

@@ -32,8 +32,7 @@ pub(crate) fn plugin_data_dir(root: &Path) -> PathBuf {
             }
         })
         .collect();
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    if let Some(h) = &home {
+    if let Some(h) = &hookshot_core::paths::home() {
         let claude = h.join(".claude").join("plugins");
         if root.starts_with(&claude) {
             return claude.join("data").join(id);

@@ -189,7 +189,7 @@ fn visible(text: &str) -> String {
 fn trust(project: &Path, yes: bool) -> Result<u8, Fail> {
     let project = std::fs::canonicalize(project).map_err(|e| Fail::Usage(format!("{}: {e}", project.display())))?;
     let mut store = open_store()?;
-    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let home = hookshot_core::paths::home();
     // With the agents' user files: a Claude Code plugin the project enables
     // is the project's to trust.
     let sources: Vec<_> = hookshot_registry::discover(&project, home.as_deref(), config_home().as_deref(), true)

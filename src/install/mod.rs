@@ -217,10 +217,8 @@ fn scope_of(project: Option<&Path>) -> Result<Scope, Fail> {
         let dir = std::fs::canonicalize(dir).map_err(|e| Fail::Usage(format!("{}: {e}", dir.display())))?;
         return Ok(Scope::Project(dir));
     }
-    let home = std::env::var_os("HOME")
-        .map(PathBuf::from)
-        .filter(|h| h.is_absolute())
-        .ok_or_else(|| Fail::Usage("install: HOME is not set; use --project".into()))?;
+    let home =
+        hookshot_core::paths::home().ok_or_else(|| Fail::Usage("install: HOME is not set; use --project".into()))?;
     let config = config_home().unwrap_or_else(|| home.join(".config"));
     Ok(Scope::User { home, config })
 }

@@ -70,7 +70,7 @@ impl Places {
     pub fn of_this_machine(root: &Path) -> Places {
         let mut scratch = vec![PathBuf::from("/tmp"), PathBuf::from("/var/tmp")];
         scratch.extend(std::env::var_os("TMPDIR").map(PathBuf::from));
-        let home = std::env::var_os("HOME").map(PathBuf::from).filter(|h| h.is_absolute());
+        let home = hookshot_core::paths::home();
         Places::new(root, &scratch, home)
     }
 

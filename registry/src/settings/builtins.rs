@@ -167,8 +167,7 @@ impl Parser<'_> {
             );
             return None;
         }
-        let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-        let full = match (path.strip_prefix("~/"), home) {
+        let full = match (path.strip_prefix("~/"), hookshot_core::paths::home()) {
             (Some(rest), Some(h)) => h.join(rest),
             _ => self.path.parent().unwrap_or(Path::new(".")).join(path),
         };
