@@ -95,7 +95,7 @@ impl HookSystem {
             background: Vec::new(),
             not_run: Vec::new(),
             sequential: false,
-            fail_fast: self.strategy == Strategy::FailFast,
+            fail_fast: self.services.strategy == Strategy::FailFast,
             budget: None,
             nesting_limit: None,
             prints: Vec::new(),
@@ -105,7 +105,7 @@ impl HookSystem {
         }
         // Only processes of our own can make this a nested run; built-ins
         // and embedders' hooks run in this process.
-        let nesting = self.nesting.get_or_init(nesting::Nesting::detect);
+        let nesting = self.services.nesting.get_or_init(nesting::Nesting::detect);
         // The hookshot above runs the hooks it listed (one of them started
         // this process): running them again would double every effect.
         let mut hooks = Vec::with_capacity(planned.hooks.len());
@@ -128,10 +128,10 @@ impl HookSystem {
             plan.prints.clear();
             return plan;
         }
-        if self.has_background && self.background.mode != BackgroundMode::Inline {
+        if self.load.has_background && self.services.background.mode != BackgroundMode::Inline {
             let (later, rest): (Vec<_>, Vec<_>) = hooks.into_iter().partition(|h| h.options.background.is_on());
             hooks = rest;
-            match self.background.mode {
+            match self.services.background.mode {
                 BackgroundMode::Tasks => plan.background = later,
                 _ => plan.not_run.extend(later.into_iter().map(|h| (h, NotRun::Elsewhere))),
             }
@@ -141,7 +141,7 @@ impl HookSystem {
         } else {
             Mode::Parallel
         };
-        plan.sequential = match self.strategy {
+        plan.sequential = match self.services.strategy {
             Strategy::Auto => mode == Mode::Sequential,
             Strategy::Parallel => false,
             Strategy::Sequential | Strategy::FailFast => true,
@@ -149,7 +149,7 @@ impl HookSystem {
         // A jcli chain has a budget of its own; an embedder may set one for
         // every event.
         let jcli_chain = !hooks.is_empty() && hooks.iter().all(|h| h.dialect == Dialect::Jcli);
-        plan.budget = self.event_budget.or(jcli_chain.then_some(JCLI_CHAIN_BUDGET));
+        plan.budget = self.services.event_budget.or(jcli_chain.then_some(JCLI_CHAIN_BUDGET));
         // An agent that kills hookshot at a hard limit (Codex, SessionEnd)
         // would leave the hooks' process groups running: the event ends
         // early enough for hookshot to end them itself (TERM, grace, KILL).

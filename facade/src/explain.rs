@@ -97,12 +97,13 @@ impl HookSystem {
         let mut input = input.clone();
         self.complete_input(event, &mut input);
         let (verdicts, target) = self.target_of(event, &input, |t| {
-            let (_, verdicts) = self.planner.explain(event, t);
+            let (_, verdicts) = self.load.planner.explain(event, t);
             let own = |s: Option<&str>| s.map(str::to_string);
             (verdicts, (own(t.name), own(t.model), own(t.argument)))
         });
         let plan = self.event_plan(event, &input, |_| true);
         let mut hooks: Vec<Explained> = self
+            .load
             .registry
             .skipped()
             .iter()

@@ -286,15 +286,15 @@ impl Builder {
         // Compiled once, below, with the code hooks: compiling the planner
         // is a third of loading 100,000 hooks.
         let mut system = HookSystem::assemble(registry, workdir, self.runner, self.strategy, self.session_id);
-        system.processes_from = fingerprint(system.process_files.clone());
-        loaded.extend(system.processes_from.clone());
+        system.load.processes_from = fingerprint(system.load.process_files.clone());
+        loaded.extend(system.load.processes_from.clone());
         loaded.extend(fingerprint(system.builtin_files()));
-        system.loaded = loaded;
-        system.reload_from = Some(spec);
+        system.load.loaded = loaded;
+        system.services.reload_from = Some(spec);
         if let Some(m) = self.model {
-            system.runner.set_model_client(m);
+            system.services.runner.set_model_client(m);
         }
-        system.event_budget = self.event_budget;
+        system.services.event_budget = self.event_budget;
         for (event, name, hook) in self.code_hooks {
             system.add_code_hook(code_hook(event, &name, SourceKind::Builtin), hook);
         }
@@ -410,18 +410,27 @@ fn fingerprint(paths: Vec<PathBuf>) -> Fingerprint {
 /// A loaded, compiled hook configuration, ready to fire events.
 #[derive(Debug)]
 pub struct HookSystem {
+    /// What the last load produced: replaced by a reload
+    /// ([`HookSystem::take`]).
+    load: Snapshot,
+    /// What outlives loads: a system [`HookSystem::reloaded`] makes shares
+    /// them (the runner's processes, the metrics, background runs).
+    services: Services,
+}
+
+/// What one load produced.
+#[derive(Debug, Clone)]
+struct Snapshot {
     registry: Registry,
     /// The built-ins' hooks, as the registry's merged `builtins` settings
     /// (`builtins_from`) made them: rebuilt by a load that changes those.
     builtin_hooks: Vec<Arc<HookDef>>,
     builtins_from: Option<Vec<hookshot_registry::BuiltinSetting>>,
-    /// Hooks registered by code: the builder's in-process hooks (lowest
-    /// precedence after the built-ins); and session hooks added at run
-    /// time (highest).
-    code_hooks: Vec<Arc<HookDef>>,
-    session_hooks: Vec<Arc<HookDef>>,
-    /// Where `reload` reads from again.
-    reload_from: Option<SourceSpec>,
+    /// The built-ins' audit log.
+    audit: Option<Arc<builtins::audit::AuditLog>>,
+    /// Built-ins that could not start (until a load changes their
+    /// settings).
+    builtin_problems: Vec<String>,
     /// What the last load read, as it was then.
     loaded: Fingerprint,
     /// The files the hooks' long-lived processes run: a server that keeps
@@ -429,11 +438,31 @@ pub struct HookSystem {
     process_files: Vec<PathBuf>,
     /// Those files as the processes running now were started from.
     processes_from: Fingerprint,
-    /// Shared with the systems [`HookSystem::reloaded`] makes.
-    audit: Option<Arc<builtins::audit::AuditLog>>,
+    /// Compiled over code, registry and session hooks.
+    planner: Arc<Planner>,
+    /// The canonical path of each settings file hooks come from
+    /// ([`nesting::canonical_files`]), for [`HookSystem::fingerprint_of`].
+    canonical_files: std::collections::HashMap<PathBuf, PathBuf>,
+    /// Sources and built-ins that could not be used: shown with every
+    /// event's answer, and a block under the closed failure policy.
+    load_warnings: Vec<String>,
+    /// Some planned hook runs in the background: only then are spooled
+    /// results looked for.
+    has_background: bool,
+}
+
+/// What outlives a load.
+#[derive(Debug, Clone)]
+struct Services {
+    /// Hooks registered by code: the builder's in-process hooks (lowest
+    /// precedence after the built-ins); and session hooks added at run
+    /// time (highest).
+    code_hooks: Vec<Arc<HookDef>>,
+    session_hooks: Vec<Arc<HookDef>>,
+    /// Where `reload` reads from again.
+    reload_from: Option<SourceSpec>,
     metrics: Arc<metrics::Metrics>,
     event_budget: Option<Duration>,
-    planner: Planner,
     runner: Runner,
     workdir: PathBuf,
     session_id: String,
@@ -444,20 +473,8 @@ pub struct HookSystem {
     /// is the agent (`replay`): given to the hooks of the events Claude
     /// Code gives it to.
     env_file: std::sync::OnceLock<PathBuf>,
-    /// The canonical path of each settings file hooks come from
-    /// ([`nesting::canonical_files`]), for [`HookSystem::fingerprint_of`].
-    canonical_files: std::collections::HashMap<PathBuf, PathBuf>,
-    /// Sources and built-ins that could not be used: shown with every
-    /// event's answer, and a block under the closed failure policy.
-    load_warnings: Vec<String>,
-    /// Built-ins that could not start (until a load changes their
-    /// settings).
-    builtin_problems: Vec<String>,
     /// Hooks the agent does not wait for, and what they left to deliver.
     background: Arc<background::Background>,
-    /// Some planned hook runs in the background: only then are spooled
-    /// results looked for.
-    has_background: bool,
 }
 
 /// An agent's JSON file (comments allowed, as in gemini-cli's settings),
@@ -504,30 +521,34 @@ impl HookSystem {
         session_id: Option<String>,
     ) -> HookSystem {
         let mut system = HookSystem {
-            load_warnings: Vec::new(),
-            builtin_problems: Vec::new(),
-            registry: Registry::default(),
-            builtin_hooks: Vec::new(),
-            builtins_from: None,
-            code_hooks: Vec::new(),
-            session_hooks: Vec::new(),
-            reload_from: None,
-            loaded: Vec::new(),
-            process_files: Vec::new(),
-            processes_from: Vec::new(),
-            audit: None,
-            metrics: Arc::default(),
-            event_budget: None,
-            planner: Planner::default(),
-            runner: Runner::new(runner),
-            workdir,
-            session_id: session_id.unwrap_or_else(new_session_id),
-            strategy,
-            nesting: std::sync::OnceLock::new(),
-            env_file: std::sync::OnceLock::new(),
-            canonical_files: std::collections::HashMap::new(),
-            background: Arc::default(),
-            has_background: false,
+            load: Snapshot {
+                registry: Registry::default(),
+                builtin_hooks: Vec::new(),
+                builtins_from: None,
+                audit: None,
+                builtin_problems: Vec::new(),
+                loaded: Vec::new(),
+                process_files: Vec::new(),
+                processes_from: Vec::new(),
+                planner: Arc::default(),
+                canonical_files: std::collections::HashMap::new(),
+                load_warnings: Vec::new(),
+                has_background: false,
+            },
+            services: Services {
+                code_hooks: Vec::new(),
+                session_hooks: Vec::new(),
+                reload_from: None,
+                metrics: Arc::default(),
+                event_budget: None,
+                runner: Runner::new(runner),
+                workdir,
+                session_id: session_id.unwrap_or_else(new_session_id),
+                strategy,
+                nesting: std::sync::OnceLock::new(),
+                env_file: std::sync::OnceLock::new(),
+                background: Arc::default(),
+            },
         };
         system.take(registry);
         system
@@ -539,19 +560,19 @@ impl HookSystem {
     /// server runs guards from the next event; one turned off stops). The
     /// planner is compiled by the caller.
     fn take(&mut self, registry: Registry) {
-        if self.builtins_from.as_deref() != Some(registry.builtins()) {
-            let built = builtins::from_settings(registry.builtins(), &self.workdir);
+        if self.load.builtins_from.as_deref() != Some(registry.builtins()) {
+            let built = builtins::from_settings(registry.builtins(), &self.services.workdir);
             for (name, hook) in built.in_process {
-                self.runner.register(name, hook);
+                self.services.runner.register(name, hook);
             }
-            self.builtin_hooks = built.hooks.into_iter().map(Arc::new).collect();
-            self.audit = built.audit.map(Arc::new);
-            self.builtin_problems = built.problems;
-            self.builtins_from = Some(registry.builtins().to_vec());
+            self.load.builtin_hooks = built.hooks.into_iter().map(Arc::new).collect();
+            self.load.audit = built.audit.map(Arc::new);
+            self.load.builtin_problems = built.problems;
+            self.load.builtins_from = Some(registry.builtins().to_vec());
         }
-        self.load_warnings = load_warnings(&registry, &self.builtin_problems);
-        self.process_files = process_files(&registry, &self.workdir);
-        self.registry = registry;
+        self.load.load_warnings = load_warnings(&registry, &self.load.builtin_problems);
+        self.load.process_files = process_files(&registry, &self.services.workdir);
+        self.load.registry = registry;
     }
 
     /// Recompiles the planner over code, registry and session hooks, in
@@ -561,6 +582,7 @@ impl HookSystem {
         // A plugin's data folder exists before its hooks run, as Claude
         // Code makes it on first use (once per plugin, not per hook).
         let data_dirs: std::collections::BTreeSet<&String> = self
+            .load
             .registry
             .hooks()
             .iter()
@@ -571,13 +593,14 @@ impl HookSystem {
         for dir in data_dirs {
             let _ = std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir);
         }
-        let policy = self.registry.failure_policy();
+        let policy = self.load.registry.failure_policy();
         let hooks: Vec<Arc<HookDef>> = self
+            .load
             .builtin_hooks
             .iter()
-            .chain(&self.code_hooks)
-            .chain(self.registry.hooks())
-            .chain(&self.session_hooks)
+            .chain(&self.services.code_hooks)
+            .chain(self.load.registry.hooks())
+            .chain(&self.services.session_hooks)
             .map(|h| {
                 // Copied only when the policy changes it: cloning every hook
                 // was a sixth of loading 10,000.
@@ -590,16 +613,16 @@ impl HookSystem {
                 }
             })
             .collect();
-        self.planner = Planner::new(&hooks)?;
-        self.canonical_files = nesting::canonical_files(&hooks);
-        self.has_background = hooks.iter().any(|h| h.options.background.is_on());
+        self.load.planner = Arc::new(Planner::new(&hooks)?);
+        self.load.canonical_files = nesting::canonical_files(&hooks);
+        self.load.has_background = hooks.iter().any(|h| h.options.background.is_on());
         Ok(())
     }
 
     /// The folder where detached runs of background hooks leave their
     /// results ([`HookSystem::set_background`]).
     pub fn background_spool(&self) -> Option<&Path> {
-        self.background.spool.as_deref()
+        self.services.background.spool.as_deref()
     }
 
     /// Says what this process is to the hookshots above it, instead of
@@ -607,26 +630,27 @@ impl HookSystem {
     /// that answers for a client process, whose place in the tree is the
     /// one that counts.
     pub fn set_nesting(&mut self, nesting: nesting::Nesting) {
-        self.nesting = std::sync::OnceLock::from(nesting);
+        self.services.nesting = std::sync::OnceLock::from(nesting);
     }
 
     /// Where hooks the agent does not wait for run (default: as tasks of
     /// this process), and the folder where detached runs leave their
     /// results for the session's next event. Set before the first event.
     pub fn set_background(&mut self, mode: BackgroundMode, spool: Option<PathBuf>) {
-        self.background = Arc::new(background::Background::new(mode, spool));
+        self.services.background = Arc::new(background::Background::new(mode, spool));
     }
 
     fn add_code_hook(&mut self, def: HookDef, hook: Arc<dyn Hook>) {
-        self.runner.register(def.label().to_string(), hook);
-        self.code_hooks.push(Arc::new(def));
+        self.services.runner.register(def.label().to_string(), hook);
+        self.services.code_hooks.push(Arc::new(def));
     }
 
     /// Registers an in-process hook for this session (source `session`, the
     /// highest precedence), as jcli's `register_hook` does for its agent.
     pub fn register(&mut self, event: EventKind, name: &str, hook: Arc<dyn Hook>) -> Result<(), Error> {
-        self.runner.register(name.to_string(), hook);
-        self.session_hooks
+        self.services.runner.register(name.to_string(), hook);
+        self.services
+            .session_hooks
             .push(Arc::new(code_hook(event, name, SourceKind::Session)));
         self.recompile()
     }
@@ -638,7 +662,7 @@ impl HookSystem {
             command: command.to_string(),
         };
         def.timeout = std::time::Duration::from_secs(60);
-        self.session_hooks.push(Arc::new(def));
+        self.services.session_hooks.push(Arc::new(def));
         self.recompile()
     }
 
@@ -649,13 +673,13 @@ impl HookSystem {
     /// the closed failure policy). Built-ins whose settings changed start
     /// again.
     pub fn reload(&mut self) -> Result<(), Error> {
-        let Some(old) = self.reload_from.take() else {
+        let Some(old) = self.services.reload_from.take() else {
             return Ok(());
         };
         // The trust store is read again, so a revoked approval holds from
         // this load on; discovery runs again, so a project file created
         // since is found.
-        let spec = &*self.reload_from.insert(SourceSpec {
+        let spec = &*self.services.reload_from.insert(SourceSpec {
             trust: old.trust.reopened(),
             ..old
         });
@@ -677,9 +701,9 @@ impl HookSystem {
             let why = broken.join("\n");
             loaded.extend(self.renew_changed_processes());
             loaded.extend(fingerprint(self.builtin_files()));
-            self.loaded = loaded;
-            self.load_warnings = load_warnings(&self.registry, &self.builtin_problems);
-            self.load_warnings.extend(
+            self.load.loaded = loaded;
+            self.load.load_warnings = load_warnings(&self.load.registry, &self.load.builtin_problems);
+            self.load.load_warnings.extend(
                 broken
                     .iter()
                     .map(|m| format!("{m} (the hooks loaded before it changed stay in force)")),
@@ -689,14 +713,14 @@ impl HookSystem {
         self.take(registry);
         loaded.extend(self.renew_changed_processes());
         loaded.extend(fingerprint(self.builtin_files()));
-        self.loaded = loaded;
+        self.load.loaded = loaded;
         self.recompile()
     }
 
     /// The files the built-ins were started from (`security_scan`'s rules
     /// files): a change to one is a change of the configuration.
     fn builtin_files(&self) -> Vec<PathBuf> {
-        let files = self.builtins_from.iter().flatten().flat_map(|b| &b.rules);
+        let files = self.load.builtins_from.iter().flatten().flat_map(|b| &b.rules);
         files.map(|r| r.path.clone()).collect()
     }
 
@@ -704,10 +728,10 @@ impl HookSystem {
     /// servers) when a file they run changed since they started, as a
     /// one-shot run would run the new one; returns those files' state now.
     fn renew_changed_processes(&mut self) -> Fingerprint {
-        let now = fingerprint(self.process_files.clone());
-        if now != self.processes_from {
-            self.runner.renew_processes();
-            self.processes_from = now.clone();
+        let now = fingerprint(self.load.process_files.clone());
+        if now != self.load.processes_from {
+            self.services.runner.renew_processes();
+            self.load.processes_from = now.clone();
         }
         now
     }
@@ -728,11 +752,11 @@ impl HookSystem {
     /// long-lived server asks before each event, so that it answers as a
     /// fresh load would.
     pub fn sources_changed(&self) -> bool {
-        self.reload_from.as_ref().is_some_and(|spec| {
+        self.services.reload_from.as_ref().is_some_and(|spec| {
             let mut now = spec.watched(&spec.sources());
-            now.extend(self.process_files.iter().cloned());
+            now.extend(self.load.process_files.iter().cloned());
             now.extend(self.builtin_files());
-            fingerprint(now) != self.loaded
+            fingerprint(now) != self.load.loaded
         })
     }
 
@@ -748,43 +772,18 @@ impl HookSystem {
             return None;
         }
         let mut next = HookSystem {
-            registry: self.registry.clone(),
-            builtin_hooks: self.builtin_hooks.clone(),
-            builtins_from: self.builtins_from.clone(),
-            code_hooks: self.code_hooks.clone(),
-            session_hooks: self.session_hooks.clone(),
-            reload_from: self.reload_from.clone(),
-            loaded: self.loaded.clone(),
-            process_files: self.process_files.clone(),
-            processes_from: self.processes_from.clone(),
-            audit: self.audit.clone(),
-            metrics: Arc::clone(&self.metrics),
-            event_budget: self.event_budget,
-            planner: Planner::default(),
-            runner: self.runner.clone(),
-            workdir: self.workdir.clone(),
-            session_id: self.session_id.clone(),
-            strategy: self.strategy,
-            nesting: self.nesting.clone(),
-            env_file: self.env_file.clone(),
-            canonical_files: std::collections::HashMap::new(),
-            load_warnings: self.load_warnings.clone(),
-            builtin_problems: self.builtin_problems.clone(),
-            background: Arc::clone(&self.background),
-            has_background: false,
+            load: self.load.clone(),
+            services: self.services.clone(),
         };
+        // A change that was not taken leaves the load as it was, planner
+        // included; one that was taken compiles its own.
         let loaded = next.reload();
-        // A change that was not taken leaves the old registry, which still
-        // needs a planner of its own.
-        if loaded.is_err() && next.recompile().is_err() {
-            return None;
-        }
         Some((next, loaded))
     }
 
     /// Per-hook metrics since this system was built.
     pub fn metrics(&self) -> Vec<metrics::HookStats> {
-        self.metrics.snapshot()
+        self.services.metrics.snapshot()
     }
 
     /// Why some configured hooks cannot run (untrusted or broken sources,
@@ -794,11 +793,13 @@ impl HookSystem {
     /// policy.
     pub fn load_warnings(&self) -> Vec<String> {
         let servers = self
+            .load
             .registry
             .problems()
             .iter()
             .filter(|p| p.kind == ProblemKind::Servers);
-        self.load_warnings
+        self.load
+            .load_warnings
             .iter()
             .cloned()
             .chain(servers.map(|p| p.message.clone()))
@@ -807,28 +808,28 @@ impl HookSystem {
 
     /// The failure policy in force (`hooksConfig.onFailure`, strictest wins).
     pub fn failure_policy(&self) -> FailPolicy {
-        self.registry.failure_policy()
+        self.load.registry.failure_policy()
     }
 
     /// The registry behind this system.
     pub fn registry(&self) -> &Registry {
-        &self.registry
+        &self.load.registry
     }
 
     /// The project directory.
     pub fn workdir(&self) -> &Path {
-        &self.workdir
+        &self.services.workdir
     }
 
     /// The session id hooks see.
     pub fn session_id(&self) -> &str {
-        &self.session_id
+        &self.services.session_id
     }
 
     /// A hook's [`nesting::fingerprint`], its settings file canonical.
     fn fingerprint_of(&self, hook: &HookDef) -> u64 {
         let file = hook.provenance.file.as_deref();
-        let real = file.map(|f| self.canonical_files.get(f).map_or(f, PathBuf::as_path));
+        let real = file.map(|f| self.load.canonical_files.get(f).map_or(f, PathBuf::as_path));
         nesting::fingerprint(hook, real)
     }
 
@@ -838,7 +839,7 @@ impl HookSystem {
     /// (`active`, `untrusted`, `disabled`); then each source that gave no
     /// hooks because it is untrusted or broken, with why.
     pub fn describe_hooks(&self) -> Vec<Listed<'_>> {
-        let reg = &self.registry;
+        let reg = &self.load.registry;
         let active = reg.hooks().iter().enumerate().map(|(i, h)| (h, Some(i), "active"));
         let skipped = reg.skipped().iter().map(|(h, why)| {
             let state = match why {
@@ -887,17 +888,18 @@ impl HookSystem {
     /// Whether any hook registered for `event` satisfies `pred` (matchers
     /// aside).
     pub fn has_hooks_where(&self, event: EventKind, pred: impl Fn(&HookDef) -> bool) -> bool {
-        self.builtin_hooks
+        self.load
+            .builtin_hooks
             .iter()
-            .chain(&self.code_hooks)
-            .chain(self.registry.hooks())
-            .chain(&self.session_hooks)
+            .chain(&self.services.code_hooks)
+            .chain(self.load.registry.hooks())
+            .chain(&self.services.session_hooks)
             .any(|h| h.event == event && pred(h))
     }
 
     /// Whether any hook is registered for `event`.
     pub fn has_hooks(&self, event: EventKind) -> bool {
-        self.planner.has_hooks(event)
+        self.load.planner.has_hooks(event)
     }
 
     /// The hooks that would run for `event` with this input (no hook runs).
@@ -908,12 +910,12 @@ impl HookSystem {
     /// Like [`HookSystem::plan`], matching afresh instead of using the plan
     /// cache: what a benchmark of matching should time.
     pub fn plan_uncached(&self, event: EventKind, input: &Map<String, Value>) -> Vec<Arc<HookDef>> {
-        self.target_of(event, input, |t| self.planner.plan_uncached(event, t))
+        self.target_of(event, input, |t| self.load.planner.plan_uncached(event, t))
             .hooks
     }
 
     fn plan_for(&self, event: EventKind, input: &Map<String, Value>) -> hookshot_planner::Plan {
-        self.target_of(event, input, |t| self.planner.plan(event, t))
+        self.target_of(event, input, |t| self.load.planner.plan(event, t))
     }
 
     /// Calls `f` with what `event`'s matchers are tested against in `input`.
@@ -945,8 +947,8 @@ impl HookSystem {
     /// Fills the input's common fields the way [`HookSystem::fire`] does.
     pub fn complete_input(&self, event: EventKind, input: &mut Map<String, Value>) {
         let facts = SessionFacts {
-            session_id: &self.session_id,
-            cwd: &self.workdir,
+            session_id: &self.services.session_id,
+            cwd: &self.services.workdir,
             transcript_path: None,
         };
         fill_common(input, event, &facts);
@@ -960,20 +962,20 @@ impl HookSystem {
     /// The agent this system answers as a hook of (`fire --agent`, or told
     /// from the environment), if any.
     pub(crate) fn caller(&self) -> Option<Agent> {
-        self.reload_from.as_ref().and_then(|s| s.hook_of)
+        self.services.reload_from.as_ref().and_then(|s| s.hook_of)
     }
 
     pub(crate) fn runner_config(&self) -> &RunnerConfig {
-        self.runner.config()
+        self.services.runner.config()
     }
 
     fn env(&self, event: EventKind, input: &Map<String, Value>, running: &[u64], gemini: bool) -> RunEnv {
-        let wd = self.workdir.display().to_string();
+        let wd = self.services.workdir.display().to_string();
         let session = input
             .get("session_id")
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty())
-            .unwrap_or(&self.session_id);
+            .unwrap_or(&self.services.session_id);
         let codex = self.caller() == Some(Agent::Codex);
         let mut vars: Vec<(String, String)> = vec![
             ("GEMINI_PROJECT_DIR".into(), wd.clone()),
@@ -990,7 +992,7 @@ impl HookSystem {
             event,
             EventKind::SessionStart | EventKind::Setup | EventKind::CwdChanged | EventKind::FileChanged
         );
-        if exports_env && let Some(f) = self.env_file.get() {
+        if exports_env && let Some(f) = self.services.env_file.get() {
             vars.push(("CLAUDE_ENV_FILE".into(), f.display().to_string()));
         }
         // The calling agent's hooks get the variables it sets, no other:
@@ -1011,13 +1013,17 @@ impl HookSystem {
         if gemini
             && caller("GEMINI_PLANS_DIR").is_none()
             && let Some(home) = caller("HOME").filter(|h| !h.is_empty())
-            && let Some(dir) =
-                hookshot_core::agent::gemini_plans_dir(Path::new(&home), &self.workdir, session, read_agent_json)
+            && let Some(dir) = hookshot_core::agent::gemini_plans_dir(
+                Path::new(&home),
+                &self.services.workdir,
+                session,
+                read_agent_json,
+            )
         {
             vars.push(("GEMINI_PLANS_DIR".into(), dir.display().to_string()));
         }
         RunEnv {
-            cwd: self.workdir.clone(),
+            cwd: self.services.workdir.clone(),
             vars,
             base,
             shell: codex.then(|| Agent::Codex.shell()),
@@ -1027,7 +1033,7 @@ impl HookSystem {
     /// Makes `path` this session's `CLAUDE_ENV_FILE` (for an embedder that
     /// is the agent, as `replay` is); the first call wins.
     pub fn set_session_env_file(&self, path: PathBuf) {
-        let _ = self.env_file.set(path);
+        let _ = self.services.env_file.set(path);
     }
 
     /// Runs the hooks of `event` and merges their answers. The input's
@@ -1057,10 +1063,10 @@ impl HookSystem {
             .await;
         span.record("hooks", outcome.records.len());
         span.record("decision", tracing::field::debug(outcome.output.decision));
-        self.metrics.record(&outcome.records);
-        if let Some(audit) = &self.audit {
+        self.services.metrics.record(&outcome.records);
+        if let Some(audit) = &self.load.audit {
             audit.record(
-                &self.session_id,
+                &self.services.session_id,
                 &input,
                 &outcome,
                 start.elapsed().as_secs_f64() * 1000.0,
@@ -1077,8 +1083,8 @@ impl HookSystem {
     ) -> Outcome {
         // What background hooks of this session said since its last event
         // that could carry it: the model hears it now.
-        let delivered = if self.has_background && event.context_reaches_model() {
-            self.background.take(&self.session_of(input))
+        let delivered = if self.load.has_background && event.context_reaches_model() {
+            self.services.background.take(&self.session_of(input))
         } else {
             Vec::new()
         };
@@ -1096,11 +1102,11 @@ impl HookSystem {
         // Sources that could not be used are part of every answer: the user
         // sees them, and the closed policy refuses to act without them.
         outcome.warnings.splice(0..0, self.load_warnings());
-        if self.failure_policy() == FailPolicy::Closed && !self.load_warnings.is_empty() && !outcome.is_blocked() {
+        if self.failure_policy() == FailPolicy::Closed && !self.load.load_warnings.is_empty() && !outcome.is_blocked() {
             outcome.output.decision = Decision::Block;
             outcome.output.reason = Some(format!(
                 "blocked by the closed failure policy: {}",
-                self.load_warnings.join("; ")
+                self.load.load_warnings.join("; ")
             ));
         }
         outcome
@@ -1144,6 +1150,7 @@ impl HookSystem {
             env: &env,
         };
         let records = self
+            .services
             .runner
             .run_plan(run, input, |input, output| {
                 hookshot_aggregator::chain(event, input, output)
@@ -1159,7 +1166,7 @@ impl HookSystem {
                 sequential: false,
                 ..run
             };
-            let judged = self.runner.run_plan(run, &mut last, |_, _| {}).await;
+            let judged = self.services.runner.run_plan(run, &mut last, |_, _| {}).await;
             let mut records = std::mem::take(&mut outcome.records);
             records.extend(judged);
             outcome = hookshot_aggregator::aggregate(event, records);
@@ -1171,7 +1178,7 @@ impl HookSystem {
                 sequential: false,
                 ..run
             };
-            let told = self.runner.run_plan(run, input, |_, _| {}).await;
+            let told = self.services.runner.run_plan(run, input, |_, _| {}).await;
             outcome.warnings.extend(told.iter().filter_map(HookRecord::warning));
             outcome.records.extend(told);
         }
@@ -1181,8 +1188,8 @@ impl HookSystem {
     /// Starts the hooks the agent does not wait for, all at once, each with
     /// its own timeout and no event budget (the event is over for them).
     fn start_background(&self, event: EventKind, hooks: Vec<Arc<HookDef>>, mut input: Map<String, Value>, env: RunEnv) {
-        let runner = self.runner.clone();
-        let metrics = Arc::clone(&self.metrics);
+        let runner = self.services.runner.clone();
+        let metrics = Arc::clone(&self.services.metrics);
         let session = self.session_of(&input);
         let work = async move {
             let run = PlanRun {
@@ -1195,7 +1202,8 @@ impl HookSystem {
             };
             runner.run_plan(run, &mut input, |_, _| {}).await
         };
-        self.background
+        self.services
+            .background
             .start(session, work, move |records| metrics.record(records));
     }
 
@@ -1204,7 +1212,7 @@ impl HookSystem {
         input
             .get("session_id")
             .and_then(Value::as_str)
-            .unwrap_or(&self.session_id)
+            .unwrap_or(&self.services.session_id)
             .to_string()
     }
 
@@ -1215,8 +1223,8 @@ impl HookSystem {
     pub async fn shutdown(&self) {
         // Background runs still going are cancelled, as Claude Code cancels
         // them when a `-p` session ends.
-        self.background.shutdown().await;
-        self.runner.shutdown(Duration::from_millis(500)).await;
+        self.services.background.shutdown().await;
+        self.services.runner.shutdown(Duration::from_millis(500)).await;
     }
 }
 
