@@ -561,12 +561,30 @@ impl HookSystem {
     /// planner is compiled by the caller.
     fn take(&mut self, registry: Registry) {
         if self.load.builtins_from.as_deref() != Some(registry.builtins()) {
-            let built = builtins::from_settings(registry.builtins(), &self.services.workdir);
+            // An audit log whose own settings did not change goes on as it
+            // is: a second writer on the same file while events in flight
+            // still log through the first would interleave and rotate twice.
+            let audit_of = |b: &[hookshot_registry::BuiltinSetting]| {
+                b.iter()
+                    .find(|s| s.name == "audit_log")
+                    .map(|s| (s.on, s.options.clone(), s.source))
+            };
+            let keep_audit = self.load.audit.is_some()
+                && self.load.builtins_from.as_deref().map(audit_of) == Some(audit_of(registry.builtins()));
+            let config: Vec<_> = registry
+                .builtins()
+                .iter()
+                .filter(|b| !(keep_audit && b.name == "audit_log"))
+                .cloned()
+                .collect();
+            let built = builtins::from_settings(&config, &self.services.workdir);
             for (name, hook) in built.in_process {
                 self.services.runner.register(name, hook);
             }
             self.load.builtin_hooks = built.hooks.into_iter().map(Arc::new).collect();
-            self.load.audit = built.audit.map(Arc::new);
+            if !keep_audit {
+                self.load.audit = built.audit.map(Arc::new);
+            }
             self.load.builtin_problems = built.problems;
             self.load.builtins_from = Some(registry.builtins().to_vec());
         }
@@ -1238,4 +1256,50 @@ fn load_warnings(registry: &Registry, builtin_problems: &[String]) -> Vec<String
         .map(|p| p.message.clone())
         .chain(builtin_problems.iter().cloned())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, settings: &Value) {
+        std::fs::write(dir.join("settings.json"), settings.to_string()).unwrap();
+    }
+
+    #[test]
+    fn a_reload_that_changes_another_built_in_keeps_the_audit_log_writing() {
+        let dir = tempfile::tempdir().unwrap();
+        let audit = serde_json::json!({"path": "audit.jsonl"});
+        write(
+            dir.path(),
+            &serde_json::json!({"builtins": {"audit_log": audit, "dangerous_confirmation": {"mode": "ask"}}}),
+        );
+        let h = HookSystem::builder()
+            .settings(dir.path().join("settings.json"))
+            .workdir(dir.path())
+            .build()
+            .unwrap();
+        let first = h.load.audit.clone().expect("an audit log");
+        // Another built-in changes, and the file's lines move.
+        write(
+            dir.path(),
+            &serde_json::json!({"x": 1, "builtins": {"audit_log": audit, "dangerous_confirmation": {"mode": "deny"}}}),
+        );
+        let (next, loaded) = h.reloaded().expect("changed");
+        loaded.unwrap();
+        assert!(
+            Arc::ptr_eq(&first, next.load.audit.as_ref().unwrap()),
+            "one writer per log"
+        );
+        assert_eq!(next.load.builtins_from.as_ref().unwrap().len(), 2);
+        // Its own settings change: a new log.
+        let moved = serde_json::json!({"path": "other.jsonl"});
+        write(
+            dir.path(),
+            &serde_json::json!({"builtins": {"audit_log": moved, "dangerous_confirmation": {"mode": "deny"}}}),
+        );
+        let (last, loaded) = next.reloaded().expect("changed");
+        loaded.unwrap();
+        assert!(!Arc::ptr_eq(&first, last.load.audit.as_ref().unwrap()));
+    }
 }
