@@ -281,15 +281,12 @@ impl Builder {
         };
         let sources = spec.sources();
         // Taken before reading: an edit made while loading shows as a change.
-        let mut loaded = fingerprint(spec.watched(&sources));
+        let loaded = fingerprint(spec.watched(&sources));
         let registry = Registry::load(&sources, &spec.trust);
         // Compiled once, below, with the code hooks: compiling the planner
         // is a third of loading 100,000 hooks.
         let mut system = HookSystem::assemble(registry, workdir, self.runner, self.strategy, self.session_id);
-        system.load.processes_from = fingerprint(system.load.process_files.clone());
-        loaded.extend(system.load.processes_from.clone());
-        loaded.extend(fingerprint(system.builtin_files()));
-        system.load.loaded = loaded;
+        system.finish_load(loaded);
         system.services.reload_from = Some(spec);
         if let Some(m) = self.model {
             system.services.runner.set_model_client(m);
@@ -564,11 +561,10 @@ impl HookSystem {
             // An audit log whose own settings did not change goes on as it
             // is: a second writer on the same file while events in flight
             // still log through the first would interleave and rotate twice.
-            let audit_of = |b: &[hookshot_registry::BuiltinSetting]| {
-                b.iter()
-                    .find(|s| s.name == "audit_log")
-                    .map(|s| (s.on, s.options.clone(), s.source))
-            };
+            fn audit_of(b: &[hookshot_registry::BuiltinSetting]) -> Option<(bool, &Map<String, Value>, SourceKind)> {
+                let s = b.iter().find(|s| s.name == "audit_log")?;
+                Some((s.on, &s.options, s.source))
+            }
             let keep_audit = self.load.audit.is_some()
                 && self.load.builtins_from.as_deref().map(audit_of) == Some(audit_of(registry.builtins()));
             let config: Vec<_> = registry
@@ -702,7 +698,7 @@ impl HookSystem {
             ..old
         });
         let sources = spec.sources();
-        let mut loaded = fingerprint(spec.watched(&sources));
+        let loaded = fingerprint(spec.watched(&sources));
         let registry = Registry::load(&sources, &spec.trust);
         // A settings file caught half-written must not drop the guards it
         // held a moment ago: keep what was loaded until it is fixed.
@@ -717,9 +713,7 @@ impl HookSystem {
             // was not taken: every answer says it (the closed policy
             // blocks on it) until the file changes again.
             let why = broken.join("\n");
-            loaded.extend(self.renew_changed_processes());
-            loaded.extend(fingerprint(self.builtin_files()));
-            self.load.loaded = loaded;
+            self.finish_load(loaded);
             self.load.load_warnings = load_warnings(&self.load.registry, &self.load.builtin_problems);
             self.load.load_warnings.extend(
                 broken
@@ -729,29 +723,40 @@ impl HookSystem {
             return Err(Error::Broken(why));
         }
         self.take(registry);
-        loaded.extend(self.renew_changed_processes());
-        loaded.extend(fingerprint(self.builtin_files()));
-        self.load.loaded = loaded;
+        self.finish_load(loaded);
         self.recompile()
+    }
+
+    /// What a load read besides the settings sources, in the order
+    /// [`HookSystem::finish_load`] records it: the files the hooks'
+    /// long-lived processes run, then the built-ins' rules files.
+    fn also_read(&self) -> Vec<PathBuf> {
+        let mut files = self.load.process_files.clone();
+        files.extend(self.rules_files());
+        files
     }
 
     /// The files the built-ins were started from (`security_scan`'s rules
     /// files): a change to one is a change of the configuration.
-    fn builtin_files(&self) -> Vec<PathBuf> {
+    fn rules_files(&self) -> Vec<PathBuf> {
         let files = self.load.builtins_from.iter().flatten().flat_map(|b| &b.rules);
         files.map(|r| r.path.clone()).collect()
     }
 
-    /// Restarts the hooks' long-lived processes (persistent hooks, MCP
-    /// servers) when a file they run changed since they started, as a
-    /// one-shot run would run the new one; returns those files' state now.
-    fn renew_changed_processes(&mut self) -> Fingerprint {
-        let now = fingerprint(self.load.process_files.clone());
-        if now != self.load.processes_from {
+    /// Records what a load read: `sources` (the settings, taken before
+    /// reading), then [`HookSystem::also_read`]. Restarts the hooks'
+    /// long-lived processes (persistent hooks, MCP servers) when a file
+    /// they run changed since they started, as a one-shot run would run
+    /// the new one.
+    fn finish_load(&mut self, mut sources: Fingerprint) {
+        let processes = fingerprint(self.load.process_files.clone());
+        if processes != self.load.processes_from {
             self.services.runner.renew_processes();
-            self.load.processes_from = now.clone();
         }
-        now
+        sources.extend(processes.iter().cloned());
+        sources.extend(fingerprint(self.rules_files()));
+        self.load.processes_from = processes;
+        self.load.loaded = sources;
     }
 
     /// Reloads when a settings file appeared, vanished or changed (size or
@@ -772,8 +777,7 @@ impl HookSystem {
     pub fn sources_changed(&self) -> bool {
         self.services.reload_from.as_ref().is_some_and(|spec| {
             let mut now = spec.watched(&spec.sources());
-            now.extend(self.load.process_files.iter().cloned());
-            now.extend(self.builtin_files());
+            now.extend(self.also_read());
             fingerprint(now) != self.load.loaded
         })
     }
@@ -972,21 +976,22 @@ impl HookSystem {
         fill_common(input, event, &facts);
     }
 
-    /// The environment of this event's hooks: the session is the caller's
-    /// (the input's `session_id`), and [`PARENT_VAR`] names the hooks
-    /// running now, so a hookshot one of them starts does not run them again.
-    /// `gemini`: some hook of the event is gemini-cli's (it gets
-    /// `GEMINI_PLANS_DIR`).
     /// The agent this system answers as a hook of (`fire --agent`, or told
     /// from the environment), if any.
     pub(crate) fn caller(&self) -> Option<Agent> {
         self.services.reload_from.as_ref().and_then(|s| s.hook_of)
     }
 
+    /// How the runner ends a hook (the grace between TERM and KILL).
     pub(crate) fn runner_config(&self) -> &RunnerConfig {
         self.services.runner.config()
     }
 
+    /// The environment of this event's hooks: the session is the caller's
+    /// (the input's `session_id`), and [`PARENT_VAR`] names the hooks
+    /// running now, so a hookshot one of them starts does not run them again.
+    /// `gemini`: some hook of the event is gemini-cli's (it gets
+    /// `GEMINI_PLANS_DIR`).
     fn env(&self, event: EventKind, input: &Map<String, Value>, running: &[u64], gemini: bool) -> RunEnv {
         let wd = self.services.workdir.display().to_string();
         let session = input
