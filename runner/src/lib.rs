@@ -844,9 +844,12 @@ impl Runner {
         env: &RunEnv,
         budget: Option<Instant>,
     ) -> HookRecord {
-        // Counted before the hook's clock starts: the first count reads the
-        // CPU quota, which is not the hook's time to spend.
-        let permits = self.permits();
+        // In-process hooks take no slot: they are a call on this thread,
+        // and a guard must not wait behind slow commands. For the others
+        // the slots are counted before the hook's clock starts: the first
+        // count reads the CPU quota, which is not the hook's time to spend
+        // (and which a fire running only built-ins never reads).
+        let permits = (!matches!(hook.action, HookAction::InProcess { .. })).then(|| self.permits());
         let start = Instant::now();
         let own = start + hook.timeout;
         let deadline = budget.map_or(own, |b| b.min(own));
@@ -856,21 +859,20 @@ impl Runner {
             let mut attempt = 0;
             loop {
                 // No slot before the deadline: the hook is not started
-                // just to be killed at once. In-process hooks take none:
-                // they are a call on this thread, and a guard must not
-                // wait behind slow commands.
-                let permit = if matches!(hook.action, HookAction::InProcess { .. }) {
-                    None
-                } else if let Ok(p) = tokio::time::timeout_at(deadline, permits.acquire()).await {
+                // just to be killed at once.
+                let permit = if let Some(permits) = permits {
+                    let Ok(p) = tokio::time::timeout_at(deadline, permits.acquire()).await else {
+                        let why = format!(
+                            "timed out after {}s waiting to start ({} hooks already running)",
+                            secs(start.elapsed()),
+                            self.config.concurrency()
+                        );
+                        let failure = Failure::new(FailureKind::Timeout, why);
+                        return HookRecord::from_answer(Arc::clone(hook), start.elapsed(), Err(failure));
+                    };
                     p.ok()
                 } else {
-                    let why = format!(
-                        "timed out after {}s waiting to start ({} hooks already running)",
-                        secs(start.elapsed()),
-                        self.config.concurrency()
-                    );
-                    let failure = Failure::new(FailureKind::Timeout, why);
-                    return HookRecord::from_answer(Arc::clone(hook), start.elapsed(), Err(failure));
+                    None
                 };
                 let mut record = self.attempt(hook, input, env, deadline, own_limit).await;
                 drop(permit);
