@@ -119,7 +119,8 @@ impl PartialEq for RulesFile {
 }
 
 impl RulesFile {
-    /// Reads and parses the file at `path`, once.
+    /// Reads and parses the file at `path`, once. An error names the file,
+    /// the line and column, and the field.
     pub fn read(path: &Path) -> RulesFile {
         let (digest, loaded) = match crate::read_settings(path) {
             Ok(bytes) => {
@@ -139,15 +140,7 @@ impl RulesFile {
     }
 }
 
-/// Reads the gitleaks rules file at `path`. An error names the file, the
-/// line and column, and the field.
-pub fn load(path: &Path) -> Result<Loaded, String> {
-    let bytes = crate::read_settings(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let text = String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8 text", path.display()))?;
-    parse(path, &text)
-}
-
-/// [`load`] of a file's text.
+/// The rules in a rules file's text; `path` names it in messages.
 pub fn parse(path: &Path, text: &str) -> Result<Loaded, String> {
     let at = |offset: usize| {
         let (line, column) = crate::toml::line_col(text, offset);
