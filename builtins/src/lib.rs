@@ -26,8 +26,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use hookshot_core::Hook;
-use hookshot_core::{Decision, EventKind, HookAction, HookDef, Provenance, SourceKind};
+use hookshot_core::{Decision, EventKind, Hook, HookAction, HookDef, Provenance, SourceKind};
 use hookshot_registry::BuiltinSetting;
 use serde_json::Value;
 

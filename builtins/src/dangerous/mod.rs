@@ -26,8 +26,7 @@ mod shell;
 
 use std::path::PathBuf;
 
-use hookshot_core::Hook;
-use hookshot_core::{Decision, EventKind, HookOutput};
+use hookshot_core::{Decision, EventKind, Hook, HookOutput};
 use regex::Regex;
 use serde_json::{Map, Value};
 

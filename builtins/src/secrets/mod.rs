@@ -15,8 +15,7 @@
 
 mod rules;
 
-use hookshot_core::Hook;
-use hookshot_core::{Decision, EventKind, HookOutput};
+use hookshot_core::{Decision, EventKind, Hook, HookOutput};
 use hookshot_registry::gitleaks::{SecretRule, Target};
 use regex::Regex;
 use serde_json::{Map, Value, json};
