@@ -13,6 +13,7 @@ pub mod event;
 pub mod hook;
 pub mod input;
 pub mod judge;
+pub mod name_services;
 pub mod outcome;
 pub mod output;
 pub mod paths;
