@@ -18,6 +18,7 @@ pub mod outcome;
 pub mod output;
 pub mod paths;
 pub mod record;
+pub mod regex_parse;
 pub mod regex_size;
 pub mod subst;
 pub mod suggest;

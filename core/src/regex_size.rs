@@ -14,9 +14,7 @@ const SMALL_NFA: u64 = 20_000;
 /// automaton is certainly within the engine's size limit; `false` when it
 /// does not parse or might be large (then compile it to know).
 pub fn is_small(pattern: &str) -> bool {
-    regex_syntax::Parser::new()
-        .parse(pattern)
-        .is_ok_and(|hir| is_small_hir(&hir))
+    crate::regex_parse::with_parsed(pattern, |p| p.as_ref().is_ok_and(is_small_hir))
 }
 
 /// [`is_small`] of a parsed pattern.

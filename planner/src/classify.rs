@@ -152,7 +152,7 @@ pub fn matcher(pattern: &str, full: bool) -> Result<Matcher, String> {
     if hookshot_core::literal_alternatives(pattern).is_some() {
         return Ok(Matcher::Probes(probes(pattern, full).unwrap_or_default()));
     }
-    let hir = regex_syntax::Parser::new().parse(pattern).map_err(|e| e.to_string())?;
+    let hir = hookshot_core::regex_parse::parse(pattern)?;
     Ok(match probes_of(&hir, full) {
         Some(p) => Matcher::Probes(p),
         None => Matcher::Regex(hir),
@@ -178,7 +178,7 @@ pub fn probes(pattern: &str, full: bool) -> Option<Vec<Classified>> {
             .collect(),
         );
     }
-    let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+    let hir = hookshot_core::regex_parse::parse(pattern).ok()?;
     probes_of(&hir, full)
 }
 
