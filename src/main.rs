@@ -150,13 +150,27 @@ fn main() -> ExitCode {
         }
     };
     let telemetry = init_logging(cli.global.log_format);
+    // A fire reads its input and loads its hooks before the runtime exists:
+    // one that starts nothing (no hook matches, the usual tool call) needs
+    // neither the reactor nor signal handling, a tenth of its time.
+    let job = match cli.command {
+        Command::Fire(args) => match cmd::fire::load(args) {
+            Ok(fire) => Job::Fire(fire),
+            Err(fail) => return failed(&fail, telemetry),
+        },
+        command => Job::Command(command),
+    };
+    let quiet = matches!(&job, Job::Fire(f) if f.starts_nothing());
     // Hook work is waiting on child processes and pipes: one thread drives it
     // all, without waking worker threads for every pipe read. The sidecar
     // is the exception: it answers many events at once, and in-process
     // guards (shell parsing, secret scanning) are CPU work every core can
     // share.
-    let runtime = if matches!(cli.command, Command::Serve(_) | Command::WarmServer(_)) {
+    let runtime = if matches!(job, Job::Command(Command::Serve(_) | Command::WarmServer(_))) {
         tokio::runtime::Builder::new_multi_thread().enable_all().build()
+    } else if quiet {
+        // Timers only: shutting down waits with a timeout.
+        tokio::runtime::Builder::new_current_thread().enable_time().build()
     } else {
         tokio::runtime::Builder::new_current_thread().enable_all().build()
     };
@@ -168,7 +182,11 @@ fn main() -> ExitCode {
         }
     };
     let result = runtime.block_on(async {
-        let run = run(cli.command);
+        let run = job.run();
+        if quiet {
+            // Nothing is started that a signal would have to stop.
+            return run.await;
+        }
         tokio::pin!(run);
         tokio::select! {
             r = &mut run => r,
@@ -184,16 +202,38 @@ fn main() -> ExitCode {
     // A read of stdin may still be parked on a blocking thread (serve after
     // shutdown); do not wait for it.
     runtime.shutdown_background();
+    match result {
+        Ok(code) => {
+            if let Some(t) = telemetry {
+                t.shutdown();
+            }
+            ExitCode::from(code)
+        }
+        Err(fail) => failed(&fail, telemetry),
+    }
+}
+
+/// What `main` runs in the runtime: a fire loaded already, or any command.
+enum Job {
+    Fire(cmd::fire::Fire),
+    Command(Command),
+}
+
+impl Job {
+    async fn run(self) -> Result<u8, Fail> {
+        match self {
+            Job::Fire(fire) => fire.run().await,
+            Job::Command(command) => run(command).await,
+        }
+    }
+}
+
+fn failed(fail: &Fail, telemetry: Option<telemetry::Telemetry>) -> ExitCode {
     if let Some(t) = telemetry {
         t.shutdown();
     }
-    match result {
-        Ok(code) => ExitCode::from(code),
-        Err(fail) => {
-            eprintln!("{}", fail.message());
-            ExitCode::from(1)
-        }
-    }
+    eprintln!("{}", fail.message());
+    ExitCode::from(1)
 }
 
 /// The manual page: one page with every command in it (there is no
@@ -386,7 +426,7 @@ impl tracing::Subscriber for Warnings {
 
 async fn run(command: Command) -> Result<u8, Fail> {
     match command {
-        Command::Fire(args) => cmd::fire::run(args).await,
+        Command::Fire(args) => cmd::fire::load(args)?.run().await,
         Command::Replay(args) => cmd::replay::run(args).await,
         Command::Validate(args) => cmd::validate::run(args),
         Command::List(args) => cmd::list::run(args),

@@ -929,6 +929,15 @@ impl HookSystem {
         self.plan_for(event, input).hooks
     }
 
+    /// Whether firing `event` with `input` would match no hook (nothing
+    /// would start): `fire` then builds no reactor and handles no signals,
+    /// a tenth of a one-shot `fire` that runs nothing.
+    pub fn matches_nothing(&self, event: EventKind, input: &Map<String, Value>) -> bool {
+        let mut input = input.clone();
+        self.complete_input(event, &mut input);
+        self.plan_for(event, &input).hooks.is_empty()
+    }
+
     /// Like [`HookSystem::plan`], matching afresh instead of using the plan
     /// cache: what a benchmark of matching should time.
     pub fn plan_uncached(&self, event: EventKind, input: &Map<String, Value>) -> Vec<Arc<HookDef>> {

@@ -98,7 +98,88 @@ impl FireArgs {
     }
 }
 
-pub(crate) async fn run(args: FireArgs) -> Result<u8, Fail> {
+/// A `fire` as far as it goes before the runtime exists (see `main`): with
+/// its input read and its hooks loaded, whether it needs a reactor at all
+/// is known.
+pub(crate) enum Fire {
+    /// Loaded, ready to run.
+    Loaded(Box<Loaded>),
+    /// Answered already (its input could not be read).
+    Done(u8),
+    /// Warm, or a background job: those need the runtime from the start.
+    Later(FireArgs),
+}
+
+pub(crate) struct Loaded {
+    args: FireArgs,
+    event: EventKind,
+    dialect: hookshot::Dialect,
+    input: Map<String, Value>,
+    caller: Caller,
+    hooks: hookshot::HookSystem,
+}
+
+/// Reads the input and loads the hooks, outside any runtime.
+pub(crate) fn load(args: FireArgs) -> Result<Fire, Fail> {
+    if args.background_job.is_some() || args.warm {
+        return Ok(Fire::Later(args));
+    }
+    let (event, dialect) = parse_event(&args.event)?;
+    let input = match read_event_input(args.input.as_deref())? {
+        Ok(input) => input,
+        Err(why) => return unreadable(event, dialect, &args.sources, args.agent, &why).map(Fire::Done),
+    };
+    let caller = Caller::of(args.agent, event, dialect, &input);
+    let hooks = hooks_for(&args.sources, caller)?;
+    Ok(Fire::Loaded(Box::new(Loaded {
+        args,
+        event,
+        dialect,
+        input,
+        caller,
+        hooks,
+    })))
+}
+
+impl Fire {
+    /// Whether this fire starts nothing: no hook matches its event. Then it
+    /// needs no reactor and no signal handling (nothing would be left
+    /// running to stop), which were a tenth of a one-shot `fire`.
+    pub(crate) fn starts_nothing(&self) -> bool {
+        match self {
+            Fire::Loaded(l) => l.hooks.matches_nothing(l.event, &l.input),
+            Fire::Done(_) => true,
+            Fire::Later(_) => false,
+        }
+    }
+
+    pub(crate) async fn run(self) -> Result<u8, Fail> {
+        match self {
+            Fire::Loaded(l) => l.run().await,
+            Fire::Done(code) => Ok(code),
+            Fire::Later(args) => run_later(args).await,
+        }
+    }
+}
+
+impl Loaded {
+    async fn run(self: Box<Self>) -> Result<u8, Fail> {
+        let Loaded {
+            args,
+            event,
+            dialect,
+            input,
+            caller,
+            hooks,
+        } = *self;
+        let recorded_input = args.record.as_ref().map(|_| input.clone());
+        let answer = fire_loaded(hooks, event, dialect, input, caller).await;
+        Ok(finish(&args, answer, recorded_input))
+    }
+}
+
+/// A warm fire or a background job.
+async fn run_later(args: FireArgs) -> Result<u8, Fail> {
     let (event, dialect) = parse_event(&args.event)?;
     let sources = &args.sources;
     if let Some(job) = args.background_job {
@@ -109,20 +190,24 @@ pub(crate) async fn run(args: FireArgs) -> Result<u8, Fail> {
         Err(why) => return unreadable(event, dialect, sources, args.agent, &why),
     };
     let recorded_input = args.record.as_ref().map(|_| input.clone());
-    let warm = if args.warm {
-        crate::warm::fire(sources, &args.event, &input, args.warm_idle, args.agent).await
-    } else {
-        None
-    };
-    let answer = match warm {
+    let answer = match crate::warm::fire(sources, &args.event, &input, args.warm_idle, args.agent).await {
         Some(answer) => answer,
-        None => one_shot(event, dialect, input, sources, args.agent).await?,
+        // No warm server could answer: the hooks are loaded here.
+        None => {
+            let caller = Caller::of(args.agent, event, dialect, &input);
+            fire_loaded(hooks_for(sources, caller)?, event, dialect, input, caller).await
+        }
     };
+    Ok(finish(&args, answer, recorded_input))
+}
+
+/// Prints the answer, records the case when asked; the exit code.
+fn finish(args: &FireArgs, answer: Answer, recorded_input: Option<Map<String, Value>>) -> u8 {
     answer.print();
     if let (Some(dir), Some(input)) = (&args.record, recorded_input) {
-        crate::case::record(dir, &args.event, input, sources, &answer.stdout, answer.code);
+        crate::case::record(dir, &args.event, input, &args.sources, &answer.stdout, answer.code);
     }
-    Ok(answer.code)
+    answer.code
 }
 
 /// An event whose input cannot be read: no hook can be asked, so it is
@@ -146,28 +231,32 @@ fn unreadable(
     Err(Fail::Usage(why.to_string()))
 }
 
-/// Loads the hooks in this process and fires the event.
-async fn one_shot(
+/// The hooks of a one-shot fire: background hooks go to a detached
+/// `hookshot` of their own.
+fn hooks_for(sources: &Sources, caller: Caller) -> Result<hookshot::HookSystem, Fail> {
+    let mut hooks = build_for(sources, caller.host)?;
+    hooks.set_background(hookshot::BackgroundMode::Elsewhere, hookshot::background::spool::dir());
+    Ok(hooks)
+}
+
+/// Fires the event with hooks loaded in this process.
+async fn fire_loaded(
+    mut hooks: hookshot::HookSystem,
     event: EventKind,
     dialect: hookshot::Dialect,
     input: Map<String, Value>,
-    sources: &Sources,
-    named: Option<Agent>,
-) -> Result<Answer, Fail> {
-    let caller = Caller::of(named, event, dialect, &input);
-    let mut hooks = build_for(sources, caller.host)?;
-    let spool = hookshot::background::spool::dir();
-    hooks.set_background(hookshot::BackgroundMode::Elsewhere, spool.clone());
+    caller: Caller,
+) -> Answer {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     let handoff = hand_off_background(&hooks, event, &input, &argv, None).err();
     if handoff.is_some() {
         // Run them within the event rather than not at all.
-        hooks.set_background(hookshot::BackgroundMode::Inline, spool);
+        hooks.set_background(hookshot::BackgroundMode::Inline, hookshot::background::spool::dir());
     }
     let answer = answer(&hooks, event, dialect, input, handoff, caller.host).await;
     // Observers were sent this event: let them read it before they go.
     hooks.shutdown().await;
-    Ok(answer)
+    answer
 }
 
 /// The detached half of [`crate::answer::hand_off_background`]: runs the background hooks of the
