@@ -23,8 +23,12 @@ the machine's drift hits all of them alike; the median of N rounds is reported, 
 - match1:    hookshot fire with one matching command hook (`true`), beside
              the hook alone spawned the same way (`hook`).
 
-    python3 bench/fire.py [--rounds N] [--hookshot target/release/hookshot]
-                          [--baseline OLD_BINARY]
+    cargo static-build
+    python3 bench/fire.py [--rounds N] [--hookshot BINARY] [--baseline OLD_BINARY]
+
+The default binary is the static build agents are meant to start
+(`cargo static-build`: target/x86_64-unknown-linux-gnu/release/hookshot),
+else target/release/hookshot; the table names the one measured.
 """
 
 import argparse
@@ -112,7 +116,8 @@ def interleaved(cases, env, stdin_path, rounds, warmup):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=150)
-    ap.add_argument("--hookshot", default="target/release/hookshot")
+    static = "target/x86_64-unknown-linux-gnu/release/hookshot"
+    ap.add_argument("--hookshot", default=static if os.path.exists(static) else "target/release/hookshot")
     ap.add_argument("--baseline", help="an older hookshot binary whose hookshot cases run in the same rounds (named old:<case>)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -176,7 +181,7 @@ def main():
     if args.json:
         print(json.dumps(result))
         return
-    print(f"{args.rounds} interleaved rounds, median wall time, posix_spawn + wait")
+    print(f"{args.hookshot}: {args.rounds} interleaved rounds, median wall time, posix_spawn + wait")
     print("| case | ms | x /bin/true |")
     print("|---|---:|---:|")
     for k in ("true", "minimal", "version", "nomatch", "regex", "regexreal", "lookahead", "hook", "match1"):

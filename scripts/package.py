@@ -4,7 +4,7 @@ and the workspace's one version number.
 
     scripts/package.py --out DIR [--binary PATH] [--target TRIPLE]
 
-Without --binary it builds one (`cargo build --release --locked`, for
+Without --binary it builds one, static (`cargo static-build`'s flags, for
 --target when given). DIR receives:
 
 - `hookshot-cli-<platform>-<version>.tgz`: the platform package holding the
@@ -73,13 +73,19 @@ def host_target():
 
 
 def build(target):
-    cmd = ["cargo", "build", "--release", "--locked", "--bin", "hookshot"]
-    if target != host_target():
-        cmd += ["--target", target]
+    """Builds the binary the packages carry: linked statically and at a
+    fixed address, as `cargo static-build` makes it (agents start it on
+    every event; see .cargo/config.toml). The target is always named, so
+    the flags reach only hookshot's own code, never build scripts or
+    proc-macros."""
+    flags = ["-C", "relocation-model=static"]
+    if target.endswith("-gnu"):
+        flags = ["-C", "target-feature=+crt-static"] + flags
+    cmd = ["cargo", "build", "--release", "--locked", "--bin", "hookshot", "--target", target,
+           "--config", f"target.{target}.rustflags = {json.dumps(flags)}"]
     subprocess.check_call(cmd, cwd=ROOT)
     target_dir = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
-    sub = "release" if target == host_target() else os.path.join(target, "release")
-    return os.path.join(target_dir, sub, "hookshot")
+    return os.path.join(target_dir, target, "release", "hookshot")
 
 
 def stripped(binary, work):
