@@ -43,3 +43,21 @@ fn files_and_dns() {
     // out of memory; then lookups follow nsswitch.conf as before.
     let _ = unsafe { __nss_configure_lookup(c"hosts".as_ptr(), c"files dns".as_ptr()) };
 }
+
+#[cfg(test)]
+mod tests {
+    use std::net::ToSocketAddrs;
+
+    /// Pinned, names still resolve through /etc/hosts (in a static build:
+    /// `.ci/run` runs this test there too).
+    #[test]
+    fn localhost_resolves_after_the_pin() {
+        super::pin();
+        super::pin();
+        let found: Vec<_> = ("localhost", 80)
+            .to_socket_addrs()
+            .expect("localhost resolves")
+            .collect();
+        assert!(found.iter().any(|a| a.ip().is_loopback()), "{found:?}");
+    }
+}
