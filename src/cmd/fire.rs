@@ -164,17 +164,10 @@ impl Fire {
 
 impl Loaded {
     async fn run(self: Box<Self>) -> Result<u8, Fail> {
-        let Loaded {
-            args,
-            event,
-            dialect,
-            input,
-            caller,
-            hooks,
-        } = *self;
-        let recorded_input = args.record.as_ref().map(|_| input.clone());
-        let answer = fire_loaded(hooks, event, dialect, input, caller).await;
-        Ok(finish(&args, answer, recorded_input))
+        let l = *self;
+        let recorded_input = l.args.record.as_ref().map(|_| l.input.clone());
+        let answer = fire_loaded(l.hooks, l.event, l.dialect, l.input, l.caller).await;
+        Ok(finish(&l.args, answer, recorded_input))
     }
 }
 
