@@ -27,7 +27,7 @@ the machine's drift hits all of them alike; the median of N rounds is reported, 
     python3 bench/fire.py [--rounds N] [--hookshot BINARY] [--baseline OLD_BINARY]
 
 The default binary is the static build agents are meant to start
-(`cargo static-build`: target/x86_64-unknown-linux-gnu/release/hookshot),
+(`cargo static-build`: target/x86_64-unknown-linux-gnu/dist/hookshot),
 else target/release/hookshot; the table names the one measured.
 """
 
@@ -116,7 +116,7 @@ def interleaved(cases, env, stdin_path, rounds, warmup):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=150)
-    static = "target/x86_64-unknown-linux-gnu/release/hookshot"
+    static = "target/x86_64-unknown-linux-gnu/dist/hookshot"
     ap.add_argument("--hookshot", default=static if os.path.exists(static) else "target/release/hookshot")
     ap.add_argument("--baseline", help="an older hookshot binary whose hookshot cases run in the same rounds (named old:<case>)")
     ap.add_argument("--json", action="store_true")

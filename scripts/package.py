@@ -81,11 +81,11 @@ def build(target):
     flags = ["-C", "relocation-model=static"]
     if target.endswith("-gnu"):
         flags = ["-C", "target-feature=+crt-static"] + flags
-    cmd = ["cargo", "build", "--release", "--locked", "--bin", "hookshot", "--target", target,
+    cmd = ["cargo", "build", "--profile", "dist", "--locked", "--bin", "hookshot", "--target", target,
            "--config", f"target.{target}.rustflags = {json.dumps(flags)}"]
     subprocess.check_call(cmd, cwd=ROOT)
     target_dir = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
-    return os.path.join(target_dir, target, "release", "hookshot")
+    return os.path.join(target_dir, target, "dist", "hookshot")
 
 
 def stripped(binary, work):
