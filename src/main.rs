@@ -37,25 +37,10 @@ struct Global {
     log_format: LogFormat,
 }
 
-/// `hookshot fire` and nothing else: what an agent starts on every event.
-#[derive(Parser, Debug)]
-#[command(name = "hookshot")]
-struct FireOnly {
-    #[command(flatten)]
-    global: Global,
-    #[command(subcommand)]
-    command: FireCommand,
-}
-
-#[derive(Subcommand, Debug)]
-enum FireCommand {
-    Fire(cmd::fire::FireArgs),
-}
-
-/// The command line. A `fire` is parsed by a parser that knows only
-/// `fire`: building every command's arguments was a measurable share of a
-/// one-shot fire. Whatever that parser refuses (help, a typo) goes to the
-/// full one, so every message is the same.
+/// The command line. The `fire` lines agents run are read without clap
+/// ([`cmd::fire::FireArgs::plain`]): building its parser was a tenth of a
+/// one-shot fire. Whatever that reader refuses (help, a typo, an option
+/// only clap knows) goes to the full parser, so every message is the same.
 fn parse() -> Result<Cli, clap::Error> {
     let args: Option<Vec<String>> = std::env::args_os().skip(1).map(|a| a.into_string().ok()).collect();
     if let Some(args) = args
@@ -67,17 +52,6 @@ fn parse() -> Result<Cli, clap::Error> {
                 log_format: LogFormat::Text,
             },
             command: Command::Fire(fire),
-        });
-    }
-    if std::env::args_os().nth(1).is_some_and(|a| a == "fire")
-        && let Ok(FireOnly {
-            global,
-            command: FireCommand::Fire(args),
-        }) = FireOnly::try_parse()
-    {
-        return Ok(Cli {
-            global,
-            command: Command::Fire(args),
         });
     }
     Cli::try_parse()
