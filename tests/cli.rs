@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+mod common;
+
 fn hookshot() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_hookshot"));
     c.env_remove("HOOKSHOT_DEPTH");
@@ -53,13 +55,7 @@ fn pico_project(processes: Value) -> tempfile::TempDir {
 
 /// Writes `input` to a spawned child's stdin and collects what it printed.
 fn feed(mut child: std::process::Child, input: &Value) -> Output {
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.to_string().as_bytes())
-        .unwrap();
+    common::write_stdin(&mut child, input.to_string().as_bytes()).unwrap();
     child.wait_with_output().unwrap()
 }
 

@@ -9,6 +9,8 @@ use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 use serde_json::json;
 
+mod common;
+
 fn gone(pid: Pid) -> bool {
     // Gone, or a zombie waiting for init to reap it.
     kill(pid, None).is_err()
@@ -94,16 +96,8 @@ fn under_codexs_hard_session_end_limit_hookshot_ends_its_hooks_before_codex_kill
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    {
-        use std::io::Write;
-        let input = json!({"session_id": "s", "hook_event_name": "SessionEnd", "cwd": dir.path(), "turn_id": "t"});
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.to_string().as_bytes())
-            .unwrap();
-    }
+    let input = json!({"session_id": "s", "hook_event_name": "SessionEnd", "cwd": dir.path(), "turn_id": "t"});
+    common::write_stdin(&mut child, input.to_string().as_bytes()).unwrap();
     let start = Instant::now();
     let finished = loop {
         if child.try_wait().unwrap().is_some() {

@@ -8,6 +8,12 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+/// Writes `bytes` to `child`'s stdin and closes it (the end of the input).
+pub fn write_stdin(child: &mut std::process::Child, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    child.stdin.take().expect("stdin is piped").write_all(bytes)
+}
+
 /// The binary under test.
 pub fn hookshot() -> Command {
     Command::new(env!("CARGO_BIN_EXE_hookshot"))
@@ -64,8 +70,7 @@ impl Project {
     /// [`Project::command`] run with `input` on stdin.
     pub fn run(&self, args: &[&str], input: &Value) -> Output {
         let mut child = self.command(args).spawn().unwrap();
-        use std::io::Write;
-        let _ = child.stdin.take().unwrap().write_all(input.to_string().as_bytes());
+        let _ = write_stdin(&mut child, input.to_string().as_bytes());
         child.wait_with_output().unwrap()
     }
 
@@ -119,10 +124,9 @@ pub fn agent_runs(p: &Project, command: &str, input: &[u8], env: &[(&str, String
         agent.env(k, v);
     }
     let mut child = agent.spawn().unwrap();
-    use std::io::Write;
     // A shell that finds no hookshot exits without reading: a closed pipe
     // here is part of what is being tested, not a failure of the test.
-    let _ = child.stdin.take().unwrap().write_all(input);
+    let _ = write_stdin(&mut child, input);
     child.wait_with_output().unwrap()
 }
 
