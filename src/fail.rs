@@ -14,10 +14,16 @@ pub(crate) enum Fail {
 impl Fail {
     /// The failure as printed on stderr.
     pub(crate) fn message(&self) -> String {
-        match self {
+        let text = match self {
             Fail::Settings(diagnostics) => diagnostics.clone(),
             Fail::Usage(msg) => format!("hookshot: {msg}"),
-        }
+        };
+        // Messages quote settings text and path names: a terminal must not
+        // be able to hide any of it. Our own line breaks stay.
+        text.split('\n')
+            .map(hookshot_core::display::escaped)
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 }
 

@@ -390,7 +390,11 @@ impl tracing::Subscriber for Warnings {
         } else {
             format!(" ({})", text.1.join(", "))
         };
-        eprintln!("hookshot: {level}: {}{fields}", text.0);
+        let shown: Vec<String> = format!("{}{fields}", text.0)
+            .split('\n')
+            .map(hookshot_core::display::escaped)
+            .collect();
+        eprintln!("hookshot: {level}: {}", shown.join("\n"));
     }
 
     fn enter(&self, _: &tracing::span::Id) {}

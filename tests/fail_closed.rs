@@ -235,6 +235,43 @@ fn the_closed_policy_blocks_on_every_failure_and_names_it() {
     }
 }
 
+/// Where a block means "keep working" (Claude Code's Stop, SubagentStop,
+/// TaskCompleted and TeammateIdle, gemini-cli's AfterAgent), a failure
+/// under the closed policy is a warning the agent shows: a block there
+/// would make the agent loop (real Claude Code sent ten model requests).
+#[test]
+fn the_closed_policy_never_makes_the_agent_loop_at_stop() {
+    for (event, hooks_event) in [
+        ("Stop", "Stop"),
+        ("SubagentStop", "SubagentStop"),
+        ("TaskCompleted", "TaskCompleted"),
+        ("TeammateIdle", "TeammateIdle"),
+        ("AfterAgent", "AfterAgent"),
+    ] {
+        for (what, command) in [("timeout", "sleep 5"), ("not startable", "/nonexistent/stop-check")] {
+            let s = Sandbox::new();
+            s.user(json!({"hooksConfig": {"onFailure": "closed"}}));
+            let settings = if event == "AfterAgent" {
+                json!({"hooks": {hooks_event: [{"hooks": [{"type": "command", "name": "stop-check", "command": command, "timeout": 300}]}]}})
+            } else {
+                json!({"hooks": {hooks_event: [{"hooks": [{"type": "command", "command": command, "timeout": 0.3, "onFailure": "block"}]}]}})
+            };
+            let o = s.fire_settings(event, "hooks.json", &settings);
+            let out = String::from_utf8_lossy(&o.stdout);
+            assert_eq!(o.status.code(), Some(0), "{event} {what}: {out} {}", stderr(&o));
+            assert!(!out.contains("\"block\""), "{event} {what}: {out}");
+            assert!(shown(&o).contains("hookshot warning"), "{event} {what}: {out}");
+        }
+        // A broken settings file under the closed policy: shown, not a loop.
+        let s = Sandbox::new();
+        s.user(json!({"hooksConfig": {"onFailure": "closed"}}));
+        let o = s.fire_settings(event, "hooks.json", &json!({"hooks": {hooks_event: "not a list"}}));
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "{event} broken file: {out} {}", stderr(&o));
+        assert!(!out.contains("\"block\""), "{event} broken file: {out}");
+    }
+}
+
 #[test]
 fn claude_on_failure_block_is_per_hook() {
     let s = Sandbox::new();

@@ -290,6 +290,18 @@ impl EventKind {
         )
     }
 
+    /// Whether a block here means "do not stop, keep working": Claude
+    /// Code's Stop, SubagentStop, TaskCompleted and TeammateIdle, gemini-cli's
+    /// AfterAgent (a retry), Codex's Stop. A hook's failure must never block
+    /// here, whatever the failure policy: the agent would loop (Claude Code
+    /// itself ignores `onFailure: block` at these events). It is a warning.
+    pub fn block_keeps_going(self) -> bool {
+        matches!(
+            self,
+            EventKind::AfterAgent | EventKind::SubagentStop | EventKind::TaskCompleted | EventKind::TeammateIdle
+        )
+    }
+
     /// Whether the answer to this event can carry `additionalContext` to
     /// the model: where what background hooks said is delivered.
     pub fn context_reaches_model(self) -> bool {

@@ -9,6 +9,7 @@
 
 pub mod agent;
 pub mod atomic;
+pub mod display;
 pub mod event;
 pub mod hook;
 pub mod input;

@@ -261,9 +261,11 @@ fn first_nonempty<'a>(a: &'a str, b: &'a str) -> Option<&'a str> {
     [a.trim(), b.trim()].into_iter().find(|t| !t.is_empty())
 }
 
-/// A failed hook blocks only under a fail-closed policy.
+/// A failed hook blocks only under a fail-closed policy, and never where a
+/// block means "keep working" ([`crate::EventKind::block_keeps_going`]):
+/// there its failure is a warning.
 fn fail_closed(hook: &HookDef, failure: &Failure, output: &mut HookOutput) {
-    if hook.fail == FailPolicy::Closed {
+    if hook.fail == FailPolicy::Closed && !hook.event.block_keeps_going() {
         output.decision = Decision::Block;
         output.reason = Some(format!(
             "hook {} failed ({failure}) and its policy is fail-closed",

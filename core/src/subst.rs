@@ -82,6 +82,18 @@ pub fn dollar(s: &str, mut value: impl FnMut(&str) -> Option<String>) -> String 
     out
 }
 
+/// Whether `value`, pasted into a shell command line as text (bare, or
+/// inside single or double quotes), can change nothing but how the line
+/// splits into words: no quote, `$`, backtick, backslash, operator, glob,
+/// newline or other control character. Where an agent's own textual
+/// replacement of a variable must be reproduced, only such a value is
+/// pasted: a path name or an input value is data, never code.
+pub fn shell_inert(value: &str) -> bool {
+    value.chars().all(|c| {
+        c == ' ' || "_./-+,:@%=".contains(c) || !(c.is_control() || c.is_ascii_punctuation() || c.is_whitespace())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,6 +113,32 @@ mod tests {
             )),
             Ok("A and B {{open".to_string())
         );
+    }
+
+    #[test]
+    fn only_values_that_cannot_become_code_are_inert() {
+        for ok in ["/home/a/My Project", "/p/q-1.2_x+y,z:@%=", "/srv/café", ""] {
+            assert!(shell_inert(ok), "{ok:?}");
+        }
+        for bad in [
+            "x'; touch PWNED; '",
+            "a\"b",
+            "$(id)",
+            "`id`",
+            "a;b",
+            "a\nb",
+            "a|b",
+            "a&b",
+            "a>b",
+            "a\\b",
+            "*",
+            "~",
+            "a\tb",
+            "a\u{a0}b",
+            "a\u{2028}b",
+        ] {
+            assert!(!shell_inert(bad), "{bad:?}");
+        }
     }
 
     #[test]

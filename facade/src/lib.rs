@@ -1045,12 +1045,11 @@ impl HookSystem {
         if gemini
             && caller("GEMINI_PLANS_DIR").is_none()
             && let Some(home) = caller("HOME").filter(|h| !h.is_empty())
-            && let Some(dir) = hookshot_core::agent::gemini_plans_dir(
-                Path::new(&home),
-                &self.services.workdir,
-                session,
-                read_agent_json,
-            )
+            && let Some(dir) =
+                hookshot_core::agent::gemini_plans_dir(Path::new(&home), &self.services.workdir, session, |path| {
+                    self.readable_agent_file(path, Path::new(&home))
+                        .then(|| read_agent_json(path))?
+                })
         {
             vars.push(("GEMINI_PLANS_DIR".into(), dir.display().to_string()));
         }
@@ -1060,6 +1059,21 @@ impl HookSystem {
             base,
             shell: codex.then(|| Agent::Codex.shell()),
         }
+    }
+
+    /// Whether an agent's settings file may be read for a value hookshot
+    /// passes on (gemini-cli's plans folder): a file of the project is read
+    /// only when this load trusted it, as gemini-cli reads no workspace
+    /// settings in an untrusted folder; the user's own files always.
+    fn readable_agent_file(&self, path: &Path, home: &Path) -> bool {
+        if !path.starts_with(&self.services.workdir) || path.parent().and_then(Path::parent) == Some(home) {
+            return true;
+        }
+        self.load
+            .registry
+            .loaded()
+            .iter()
+            .any(|l| l.trusted && l.source.path == path)
     }
 
     /// Makes `path` this session's `CLAUDE_ENV_FILE` (for an embedder that
@@ -1134,7 +1148,11 @@ impl HookSystem {
         // Sources that could not be used are part of every answer: the user
         // sees them, and the closed policy refuses to act without them.
         outcome.warnings.splice(0..0, self.load_warnings());
-        if self.failure_policy() == FailPolicy::Closed && !self.load.load_warnings.is_empty() && !outcome.is_blocked() {
+        if self.failure_policy() == FailPolicy::Closed
+            && !self.load.load_warnings.is_empty()
+            && !outcome.is_blocked()
+            && !event.block_keeps_going()
+        {
             outcome.output.decision = Decision::Block;
             outcome.output.reason = Some(format!(
                 "blocked by the closed failure policy: {}",
@@ -1157,8 +1175,11 @@ impl HookSystem {
                 "hookshot is nested {depth} deep in its own hooks (the limit is {MAX_DEPTH}); the {} hook(s) of this event did not run",
                 plan.not_run.len()
             );
-            o.output.decision = Decision::Block;
-            o.output.reason = Some(format!("blocked: {why}"));
+            // Where a block means "keep working" it would loop the agent.
+            if !event.block_keeps_going() {
+                o.output.decision = Decision::Block;
+                o.output.reason = Some(format!("blocked: {why}"));
+            }
             o.warnings.push(why);
             return o;
         }

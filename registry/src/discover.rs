@@ -56,17 +56,32 @@ fn extension_dir(file: &Path) -> &Path {
 /// gemini-cli's `${extensionPath}`: the extension's own folder, so its
 /// hooks can name their scripts wherever it is installed. The path is
 /// escaped as a JSON string body, since it lands inside one.
-pub(crate) fn expand_extension_path(file: &Path, workspace: Option<&Path>, text: &str) -> String {
+///
+/// gemini-cli pastes the folder into command lines as it is; a folder name
+/// is data, so one the shell would read as code (a quote, `$(`, `;`) is
+/// refused with the reason instead of pasted.
+pub(crate) fn expand_extension_path(file: &Path, workspace: Option<&Path>, text: &str) -> Result<String, String> {
     // Substituted into JSON text: each value goes in escaped.
-    let json = |p: &Path| {
-        let s = serde_json::to_string(&p.display().to_string()).unwrap_or_default();
-        s.trim_matches('"').to_string()
+    let json = |name: &str, p: &Path| {
+        let shown = p.display().to_string();
+        if !hookshot_core::subst::shell_inert(&shown) {
+            return Err(format!(
+                "${{{name}}} is {:?}, which holds characters a shell would read as code; \
+                 it is not pasted into the extension's commands (rename the folder)",
+                hookshot_core::display::escaped(&shown)
+            ));
+        }
+        let s = serde_json::to_string(&shown).unwrap_or_default();
+        Ok(Some(s.trim_matches('"').to_string()))
     };
-    hookshot_core::subst::braced_known(text, |name| match name {
-        "extensionPath" => Some(json(extension_dir(file))),
-        "/" | "pathSeparator" => Some("/".into()),
-        "workspacePath" => workspace.map(json),
-        _ => None,
+    hookshot_core::subst::braced(text, |name| {
+        let value = match name {
+            "extensionPath" => json(name, extension_dir(file))?,
+            "/" | "pathSeparator" => Some("/".into()),
+            "workspacePath" => workspace.map(|w| json(name, w)).transpose()?.flatten(),
+            _ => None,
+        };
+        Ok::<_, String>(value.unwrap_or_else(|| format!("${{{name}}}")))
     })
 }
 

@@ -176,8 +176,21 @@ impl Source {
                 offset,
             }
         })?;
+        // A BOM (Windows editors write one) is not part of the settings.
+        let text = match text.strip_prefix('\u{feff}') {
+            Some(rest) => rest.to_string(),
+            None => text,
+        };
         let text = if self.kind == SourceKind::Extension {
-            expand_extension_path(&self.path, self.workspace.as_deref(), &text)
+            expand_extension_path(&self.path, self.workspace.as_deref(), &text).map_err(|message| {
+                Error::Invalid(vec![Diagnostic {
+                    at: hookshot_core::Provenance {
+                        file: Some(self.path.clone()),
+                        ..hookshot_core::Provenance::default()
+                    },
+                    message,
+                }])
+            })?
         } else {
             text
         };

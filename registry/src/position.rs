@@ -21,6 +21,19 @@ pub struct Positions {
     tree: Tree,
     values: HashMap<String, (usize, usize)>,
     keys: HashMap<String, (usize, usize)>,
+    duplicates: Vec<Duplicate>,
+}
+
+/// A key written twice in one object: serde_json keeps the last value, so
+/// whatever the first one held is silently gone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Duplicate {
+    /// The key.
+    pub key: String,
+    /// Where it is first written (line, column).
+    pub first: (usize, usize),
+    /// Where it is written again: the value kept.
+    pub again: (usize, usize),
 }
 
 impl Positions {
@@ -70,12 +83,20 @@ impl Positions {
             col: 1,
             tree: Tree::default(),
             pending: Vec::new(),
+            duplicates: Vec::new(),
         };
         s.value();
+        s.duplicates.sort_by_key(|d| d.again);
         Positions {
             tree: s.tree,
+            duplicates: s.duplicates,
             ..Positions::default()
         }
+    }
+
+    /// Keys written twice in one object, in the order of the text.
+    pub fn duplicates(&self) -> &[Duplicate] {
+        &self.duplicates
     }
 }
 
@@ -179,6 +200,7 @@ struct Scanner<'a> {
     tree: Tree,
     /// Children of the containers being scanned, innermost last.
     pending: Vec<Member>,
+    duplicates: Vec<Duplicate>,
 }
 
 impl Scanner<'_> {
@@ -293,6 +315,17 @@ impl Scanner<'_> {
                     run.sort_by(|a, b| {
                         keys[a.key.0 as usize..a.key.1 as usize].cmp(&keys[b.key.0 as usize..b.key.1 as usize])
                     });
+                    // Sorted stably: equal keys are neighbours, in text order.
+                    for pair in run.windows(2) {
+                        let key = &keys[pair[0].key.0 as usize..pair[0].key.1 as usize];
+                        if key == &keys[pair[1].key.0 as usize..pair[1].key.1 as usize] {
+                            self.duplicates.push(Duplicate {
+                                key: key.to_string(),
+                                first: (pair[0].line as usize, pair[0].col as usize),
+                                again: (pair[1].line as usize, pair[1].col as usize),
+                            });
+                        }
+                    }
                 }
                 let first = narrow(self.tree.members.len());
                 self.tree.members.extend(self.pending.drain(base..));
@@ -353,6 +386,19 @@ mod tests {
         assert_eq!(p.key("/d"), (1, 42));
         assert_eq!(p.key("/d/0"), (1, 47));
         assert_eq!(p.value("/nothing/deeper"), (1, 1));
+        assert_eq!(
+            p.duplicates(),
+            [Duplicate {
+                key: "d".into(),
+                first: (1, 34),
+                again: (1, 42)
+            }]
+        );
+        assert!(
+            Positions::of_json(text.replace("\"d\": 5", "\"e\": 5").as_str())
+                .duplicates()
+                .is_empty()
+        );
     }
 
     /// Byte offset of a 1-based line and character column.

@@ -695,3 +695,76 @@ fn imported_files_are_read_in_their_agents_dialect_only_beside_hookshots_setting
     assert_eq!(dialect("/p/vendor/imported/claude.json"), None);
     assert_eq!(dialect("/p/.hookshot/imported/other.json"), None);
 }
+
+/// A key written twice drops what the first held: in hookshot's own file
+/// an error naming both places, in an agent's file (which the agent reads
+/// keeping the last) a warning.
+#[test]
+fn a_duplicate_key_is_never_silent() {
+    let text =
+        "{\"builtins\": {\"dangerous_confirmation\": {\"mode\": \"deny\"}},\n \"builtins\": {\"security_scan\": true}}";
+    let e = errors("/etc/hookshot/settings.json", text);
+    assert!(
+        e.contains("settings.json:2:2") && e.contains("\"builtins\"") && e.contains("first at line 1, column 2"),
+        "{e}"
+    );
+    let claude = "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"guard\"}]}],\n \"PreToolUse\": []}}";
+    let f = parse_str("/p/.claude/settings.json", claude).unwrap();
+    let notes: Vec<String> = f.warnings.iter().map(ToString::to_string).collect();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains(":2:2") && n.contains("\"PreToolUse\" is written twice")),
+        "{notes:?}"
+    );
+}
+
+/// A UTF-8 byte order mark (Windows editors write one) is read past.
+#[test]
+fn a_byte_order_mark_is_read_past() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.json");
+    std::fs::write(
+        &path,
+        "\u{feff}{\"hooks\": {\"BeforeTool\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"x\"}]}]}}",
+    )
+    .unwrap();
+    let s = Source::new(&path, SourceKind::User);
+    let f = s.parse(s.read().unwrap()).unwrap();
+    assert_eq!(f.hooks.len(), 1);
+}
+
+/// gemini-cli pastes `${extensionPath}` into command lines; a folder name
+/// that a shell would read as code is refused, not pasted.
+#[test]
+fn an_extension_folder_that_would_be_code_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, ok) in [
+        ("guard", true),
+        ("my guard", true),
+        ("x';touch PWNED;'", false),
+        ("a$(id)", false),
+    ] {
+        let file = dir.path().join(name).join("gemini-extension.json");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(
+            &file,
+            r#"{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "sh ${extensionPath}/x.sh"}]}]}}"#,
+        )
+        .unwrap();
+        let s = Source::new(&file, SourceKind::Extension);
+        match s.parse(s.read().unwrap()) {
+            Ok(f) => {
+                assert!(ok, "{name}: pasted");
+                let hookshot_core::HookAction::Command { command } = &f.hooks[0].action else {
+                    panic!("{:?}", f.hooks[0].action)
+                };
+                assert!(command.contains(name), "{command}");
+            }
+            Err(e) => {
+                assert!(!ok, "{name}: {e}");
+                assert!(e.to_string().contains("would read as code"), "{e}");
+            }
+        }
+    }
+}

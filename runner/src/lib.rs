@@ -310,12 +310,21 @@ fn gemini_variables<'a>(command: &'a str, env: &RunEnv) -> std::borrow::Cow<'a, 
     let mut out = command.to_string();
     for (text, var) in NAMES {
         if out.contains(text) {
-            let value = env
-                .var(var)
-                .filter(|v| !v.is_empty())
-                .map(|v| shell_quote(&v))
-                .unwrap_or_default();
-            out = out.replace(text, &value);
+            let value = env.var(var).filter(|v| !v.is_empty());
+            // A folder or session name is data: one that would change how
+            // the line parses (`x'; touch PWNED; '` inside the quotes the
+            // docs recommend) is not pasted. The reference stays for the
+            // shell to expand from the hook's environment, where the value
+            // is one word whatever it holds.
+            if let Some(v) = value.as_deref().filter(|v| !hookshot_core::subst::shell_inert(v)) {
+                tracing::warn!(
+                    "{var} is {:?}, which holds characters the shell would read as code: \
+                     `{text}` is left for the shell to expand instead of pasted as gemini-cli does",
+                    hookshot_core::display::escaped(v)
+                );
+                continue;
+            }
+            out = out.replace(text, &value.map(|v| shell_quote(&v)).unwrap_or_default());
         }
     }
     out.into()

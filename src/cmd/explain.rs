@@ -67,14 +67,17 @@ pub(crate) fn run(args: ExplainArgs) -> Result<u8, Fail> {
     if let Some(a) = &x.argument {
         tested.push_str(&format!("; the call's argument is {a:?}"));
     }
-    println!("{} ({dialect}): {tested}", event.display_in(dialect));
+    // Tool names, commands and paths come from inputs and settings files:
+    // a terminal must not be able to hide any of them.
+    let shown = hookshot_core::display::escaped;
+    println!("{} ({dialect}): {}", event.display_in(dialect), shown(&tested));
     if let Some(h) = host {
         println!(
             "run by {h:?} (its project variable is set): {h:?}'s own settings files are left to it and not loaded"
         );
     }
     for p in problems {
-        println!("  source not loaded: {}", p.message);
+        println!("  source not loaded: {}", shown(&p.message));
     }
     if x.hooks.is_empty() {
         println!("  no hook is registered for this event");
@@ -122,12 +125,13 @@ pub(crate) fn run(args: ExplainArgs) -> Result<u8, Fail> {
             ),
         };
         println!(
-            "  {}  [{} {}, matcher {}] {}\n      {verdict}",
-            h.label(),
+            "  {}  [{} {}, matcher {}] {}\n      {}",
+            shown(h.label()),
             h.source,
             h.dialect,
-            matcher(h),
-            h.provenance
+            shown(&matcher(h)),
+            shown(&h.provenance.to_string()),
+            shown(&verdict)
         );
     }
     let runs: Vec<&Explained> = {
@@ -141,7 +145,7 @@ pub(crate) fn run(args: ExplainArgs) -> Result<u8, Fail> {
     if runs.is_empty() {
         println!("plan: nothing runs");
     } else {
-        let names: Vec<&str> = runs.iter().map(|e| e.hook.label()).collect();
+        let names: Vec<String> = runs.iter().map(|e| shown(e.hook.label())).collect();
         println!(
             "plan: {} hook(s), {}: {}",
             runs.len(),

@@ -43,7 +43,13 @@ fn write_list(out: &mut impl Write, rows: &[Listed<'_>]) -> std::io::Result<()> 
     let mut hooks: Vec<&ListedHook<'_>> = Vec::with_capacity(rows.len());
     for r in rows {
         match r {
-            Listed::Source(s) => writeln!(out, "{} ({} source): {}", s.state, s.source, s.problem)?,
+            Listed::Source(s) => writeln!(
+                out,
+                "{} ({} source): {}",
+                s.state,
+                s.source,
+                hookshot_core::display::escaped(s.problem)
+            )?,
             Listed::Hook(h) => hooks.push(h),
         }
     }
@@ -84,10 +90,18 @@ fn write_list(out: &mut impl Write, rows: &[Listed<'_>]) -> std::io::Result<()> 
                     .join("|"),
             };
             let prec = r.precedence.map_or("-".to_string(), |p| p.to_string());
+            // Names, matchers and places come from settings files and
+            // path names: a terminal must not be able to hide them.
+            let shown = hookshot_core::display::escaped;
             writeln!(
                 out,
-                "  [{prec}] {} (matcher {m}, {} {}, {}) {}",
-                r.name, r.source, r.dialect, r.state, r.at
+                "  [{prec}] {} (matcher {}, {} {}, {}) {}",
+                shown(r.name),
+                shown(&m),
+                r.source,
+                r.dialect,
+                r.state,
+                shown(&r.at.to_string())
             )?;
         }
     }

@@ -156,34 +156,14 @@ fn describe_for_trust(h: &hookshot::HookDef) -> String {
     )
 }
 
-/// `text` as a terminal cannot disguise it: control characters (`\r`,
-/// escape sequences that erase a line) and characters that look like
-/// nothing or like a space (no-break and other spaces, zero-width and
-/// direction marks) are written as escapes, so what is approved is what
-/// runs. Line breaks hookshot itself put in the description stay.
+/// `text` escaped as a terminal cannot disguise it
+/// ([`hookshot_core::display::escaped`]); line breaks hookshot itself put
+/// in the description stay.
 fn visible(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for (i, line) in text.split("\n      ").enumerate() {
-        if i > 0 {
-            out.push_str("\n      ");
-        }
-        for c in line.chars() {
-            let hidden = c.is_control()
-                || (c != ' ' && c.is_whitespace())
-                || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{feff}' | '\u{00ad}');
-            if hidden {
-                match c {
-                    '\n' => out.push_str("\\n"),
-                    '\r' => out.push_str("\\r"),
-                    '\t' => out.push_str("\\t"),
-                    c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-                }
-            } else {
-                out.push(c);
-            }
-        }
-    }
-    out
+    text.split("\n      ")
+        .map(hookshot_core::display::escaped)
+        .collect::<Vec<_>>()
+        .join("\n      ")
 }
 
 fn trust(project: &Path, yes: bool) -> Result<u8, Fail> {
@@ -212,7 +192,7 @@ fn trust(project: &Path, yes: bool) -> Result<u8, Fail> {
             .map_err(|why| Fail::Usage(format!("{}: not trusted: {why}", s.path.display())))?;
         println!(
             "{} ({} settings, {} hook(s)):",
-            s.path.display(),
+            visible(&s.path.display().to_string()),
             s.kind,
             parsed.hooks.len()
         );
@@ -222,15 +202,25 @@ fn trust(project: &Path, yes: bool) -> Result<u8, Fail> {
         for d in &parsed.mcp_servers {
             match &d.how {
                 Ok(s) => println!(
-                    "  MCP server \"{}\" runs: {} with arguments {:?} (started when a hook calls one of its tools)",
-                    d.name, s.command, s.args
+                    "  MCP server \"{}\" runs: {} with arguments {} (started when a hook calls one of its tools)",
+                    visible(&d.name),
+                    visible(&s.command),
+                    visible(&format!("{:?}", s.args))
                 ),
-                Err(why) => println!("  MCP server \"{}\" cannot be used: it {why}", d.name),
+                Err(why) => println!(
+                    "  MCP server \"{}\" cannot be used: it {}",
+                    visible(&d.name),
+                    visible(why)
+                ),
             }
         }
         for b in &parsed.builtins {
             let state = if b.on { "on" } else { "off" };
-            println!("  built-in {} {state} {}", b.name, Value::Object(b.options.clone()));
+            println!(
+                "  built-in {} {state} {}",
+                visible(&b.name),
+                visible(&Value::Object(b.options.clone()).to_string())
+            );
         }
         if let Some(p) = parsed.on_failure {
             println!("  failure policy: {p:?}");
@@ -239,7 +229,7 @@ fn trust(project: &Path, yes: bool) -> Result<u8, Fail> {
             println!("  disables all hooks of lower sources (hooksConfig.enabled: false)");
         }
         if !parsed.disabled.is_empty() {
-            println!("  disables: {}", parsed.disabled.join(", "));
+            println!("  disables: {}", visible(&parsed.disabled.join(", ")));
         }
         for (script, digest) in &covers {
             let script = visible(script);

@@ -219,6 +219,7 @@ fn run_parser(
         out: SettingsFile::default(),
     };
     p.file(value);
+    p.duplicate_keys();
     if let Some((root, data)) = &cx.plugin {
         p.plugin_servers(root, data);
     }
@@ -261,6 +262,37 @@ fn kind_of(v: &Value) -> &'static str {
 pub const MAX_TIMEOUT_SECS: u64 = 86_400;
 
 impl Parser<'_> {
+    /// A key written twice keeps only its last value, so a hook or a guard
+    /// written under the first is silently gone. In hookshot's own files
+    /// that is an error naming both places; in an agent's file a warning,
+    /// since the agent itself keeps the last one.
+    fn duplicate_keys(&mut self) {
+        let own = self
+            .path
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|d| d == ".hookshot" || d == "hookshot");
+        for d in self.positions.duplicates() {
+            let diagnostic = Diagnostic {
+                at: Provenance {
+                    file: Some(self.path.to_path_buf()),
+                    line: d.again.0,
+                    column: d.again.1,
+                    ..Provenance::default()
+                },
+                message: format!(
+                    "the key {:?} is written twice in one object (first at line {}, column {}); only this one is kept, and what the first held is dropped",
+                    d.key, d.first.0, d.first.1
+                ),
+            };
+            if own {
+                self.errors.push(diagnostic);
+            } else {
+                self.out.warnings.push(diagnostic);
+            }
+        }
+    }
+
     fn at(&self, pointer: &str, key: bool) -> Provenance {
         let (line, column) = if key {
             self.positions.key(pointer)
