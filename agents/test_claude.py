@@ -163,8 +163,44 @@ class ClaudeCode(Scenario):
         for key, native in seen[False].items():
             self.assertEqual(seen[True][key], native, key)
 
+    def test_a_guard_that_logs_to_a_file_keeps_guarding(self):
+        """A project guard that appends to a log on every call (the
+        commonest thing hooks do) still blocks on the third tool call: its
+        own log file must not withdraw its approval."""
+        guard = ('echo ran >> "$CLAUDE_PROJECT_DIR"/hook.log; '
+                 'grep -q forbidden && { echo "the guard says no" >&2; exit 2; }; exit 0')
+        turns = [
+            {"tool": "Bash", "input": {"command": "echo a > a.txt", "description": "first"}},
+            {"tool": "Bash", "input": {"command": "echo b > b.txt", "description": "second"}},
+            {"tool": "Bash", "input": {"command": "echo forbidden > c.txt", "description": "third"}},
+            DONE,
+        ]
+        for under in (False, True):
+            with self.subTest(under_hookshot=under):
+                place = self.place(settings({}), under)
+                place.write("project/.claude/settings.json", settings(bash_hook(guard)))
+                if under:
+                    place.hookshot(HOOKSHOT, "trust", "--yes")
+                run = harness.run_claude(place, turns)
+                self.assertEqual(run.rc, 0, run.stderr[-2000:])
+                self.assertTrue(place.exists("project/a.txt") and place.exists("project/b.txt"), run.stdout[-2000:])
+                self.assertFalse(place.exists("project/c.txt"), run.stdout[-3000:])
+                self.assertIn("the guard says no", run.shown_to_model())
+                self.assertEqual(place.read("project/hook.log").count("ran"), 3)
+                self.assertNotIn("not trusted", run.stdout)
+
+
 class UnderHookshotOnly(Scenario):
     """What only hookshot does, with the native behaviour it replaces."""
+
+    def test_the_closed_policy_does_not_make_claude_loop_at_stop(self):
+        """A Stop hook that times out under the closed policy is a warning:
+        a block at Stop would make Claude Code go on working forever."""
+        stop = {"Stop": [{"hooks": [{"type": "command", "command": "sleep 5", "timeout": 1}]}]}
+        place = self.place(settings(stop), True, {"hooksConfig": {"onFailure": "closed"}})
+        run = harness.run_claude(place, [DONE, DONE, DONE, DONE])
+        self.assertEqual(run.rc, 0, run.stderr[-2000:])
+        self.assertEqual(len(run.script.main_requests()), 1, run.stdout[-3000:])
 
     def test_the_closed_policy_blocks_a_hook_that_crashes_or_times_out(self):
         for name, hook in (("crashes", bash_hook("exit 1")), ("times out", bash_hook("sleep 5", timeout=1))):

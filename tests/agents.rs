@@ -57,6 +57,8 @@ scenarios! {
     ClaudeCode::test_matchers_are_javascript_regular_expressions,
     ClaudeCode::test_uninstall_gives_back_the_file_and_the_behaviour,
     ClaudeCode::test_a_hook_gets_what_claude_code_gives_it,
+    ClaudeCode::test_a_guard_that_logs_to_a_file_keeps_guarding,
+    UnderHookshotOnly::test_the_closed_policy_does_not_make_claude_loop_at_stop,
     UnderHookshotOnly::test_the_closed_policy_blocks_a_hook_that_crashes_or_times_out,
     UnderHookshotOnly::test_built_ins_refuse_a_force_push,
     UnderHookshotOnly::test_an_untrusted_project_hook_does_not_run_until_trusted,

@@ -283,3 +283,53 @@ fn no_output_lets_a_terminal_hide_what_runs() {
         assert!(out.contains("curl"), "{args:?} hid the command: {out} {err}");
     }
 }
+
+/// A hook that logs to a file, or marks that it ran, writes what it names:
+/// its output is not code it runs, so its first run must not withdraw its
+/// own approval (found in real Claude Code: every hook of the file stopped).
+#[test]
+fn a_hook_that_writes_a_file_keeps_guarding() {
+    for (command, made) in [
+        (
+            "cat > /dev/null; echo ran >> \"$CLAUDE_PROJECT_DIR\"/hook.log",
+            "proj/hook.log",
+        ),
+        ("cat > /dev/null; touch async-done.txt", "proj/async-done.txt"),
+        ("cat | tee -a .logs/audit.txt > /dev/null", "proj/.logs/audit.txt"),
+        ("mkdir -p .cache/run && date > .cache/run/last", "proj/.cache/run/last"),
+        ("cat > /dev/null; echo x 2>>err.log 1>&2", "proj/err.log"),
+    ] {
+        let p = project(json!([{"type": "command", "command": command}]));
+        if command.contains(".logs") {
+            std::fs::create_dir_all(p.path("proj/.logs")).unwrap();
+        }
+        let out = trust(&p);
+        assert_eq!(out.status.code(), Some(0), "{command}: {:?}", text(&out));
+        for round in 0..3 {
+            let err = fire(&p);
+            assert!(
+                !err.contains("not trusted"),
+                "{command}: run {round} withdrew the approval: {err}"
+            );
+            assert!(p.path(made).exists(), "{command}: did not run: {err}");
+        }
+    }
+}
+
+/// What a command runs stays bound even when it also writes it: `sh x.sh
+/// >> x.sh` cannot use the rule above to run an edited x.sh.
+#[test]
+fn a_file_that_is_run_stays_bound_when_it_is_also_written() {
+    for command in [
+        "sh .h/x.sh >> .h/x.sh",
+        "tee -a .h/x.sh < /dev/null; sh .h/x.sh",
+        "touch .h/x.sh && bash .h/x.sh",
+    ] {
+        let p = project(json!([{"type": "command", "command": command}]));
+        p.write("proj/.h/x.sh", "exit 0\n");
+        let why = untrusted_after(&p, || {
+            p.write("proj/.h/x.sh", "touch PWNED\n");
+        });
+        assert!(why.contains(".h/x.sh"), "{command}: {why}");
+    }
+}

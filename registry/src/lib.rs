@@ -45,8 +45,8 @@ pub use settings::{
     blank_comments, compile_matcher, flavour_of, parse,
 };
 pub use trust::{
-    ABSENT, CommandPaths, MAX_COVERED_FILES, TrustEntry, TrustError, TrustStore, covered_files, hook_folders,
-    process_files,
+    ABSENT, CommandFiles, CommandPaths, MAX_COVERED_FILES, TrustEntry, TrustError, TrustStore, covered_files,
+    hook_folders, process_files,
 };
 
 /// One settings file to read, and the kind of source it is.

@@ -289,11 +289,22 @@ fn hook_words(action: &HookAction, project: &Path) -> Vec<String> {
     }
 }
 
-/// A command line's candidate file names, each with the folder it is
-/// named in: what the shell would run and read, found by a parser that
+/// A command line's candidate file names, each joined onto the folder it
+/// is named in: what the shell would run and read, found by a parser that
 /// knows quoting, escapes and `cd` (the facade passes the built-ins' shell
 /// walker). The registry alone only splits at blanks.
-pub type CommandPaths<'a> = &'a dyn Fn(&str, &Path) -> Vec<PathBuf>;
+pub type CommandPaths<'a> = &'a dyn Fn(&str, &Path) -> CommandFiles;
+
+/// What one command line does with files.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CommandFiles {
+    /// Files it may run or read.
+    pub named: Vec<PathBuf>,
+    /// Files it only writes (`>> hook.log`, `touch done`, `tee out`): its
+    /// output, never bound by an approval, or the first run of a hook that
+    /// logs would withdraw its own approval and switch the guard off.
+    pub written: Vec<PathBuf>,
+}
 
 /// The files inside `scope` that a settings file's hooks run or may read,
 /// each with its SHA-256 (or [`ABSENT`]): what an approval covers besides
@@ -329,11 +340,17 @@ pub fn covered_files(
         match &h.action {
             HookAction::Command { command } => {
                 let text = expand(command);
-                for p in paths(&text, project) {
+                let files = paths(&text, project);
+                for p in files.named {
                     whole(&p.display().to_string(), project);
                 }
                 for w in path_words(command, project) {
-                    whole(&w, project);
+                    let path = project.join(expand(&w));
+                    // The blank split cannot tell `>> log` from `sh log`:
+                    // the walker can.
+                    if !files.written.iter().any(|f| same_file(f, &path)) {
+                        whole(&w, project);
+                    }
                 }
             }
             HookAction::Exec { program, args } => {
@@ -402,6 +419,16 @@ pub fn covered_files(
         }
     }
     Ok(out)
+}
+
+/// Whether two names lead to the same place: the kernel's reading where
+/// the file exists, else the lexical one.
+fn same_file(a: &Path, b: &Path) -> bool {
+    let real = |p: &Path| {
+        std::fs::canonicalize(p)
+            .unwrap_or_else(|_| hookshot_core::paths::lexical_join(Path::new("/"), &p.display().to_string()))
+    };
+    a == b || real(a) == real(b)
 }
 
 /// `word` with the project variables the agents set replaced by `project`.
@@ -720,7 +747,7 @@ mod tests {
             ],
             ..Default::default()
         };
-        let covers = covered_files(p, p, &file, &|_, _| Vec::new(), &[]).unwrap();
+        let covers = covered_files(p, p, &file, &|_, _| CommandFiles::default(), &[]).unwrap();
         assert_eq!(covers.keys().collect::<Vec<_>>(), [".hooks/check.sh"]);
         let mut s = TrustStore::empty(p.join("store.json"));
         let f = Path::new(".claude/settings.json");
@@ -739,7 +766,14 @@ mod tests {
         std::fs::create_dir_all(root.join("hooks/lib")).unwrap();
         std::fs::write(root.join("hooks/lib/shared.sh"), "exit 0").unwrap();
         let file = crate::SettingsFile::default();
-        let covers = covered_files(p, p, &file, &|_, _| Vec::new(), std::slice::from_ref(&root)).unwrap();
+        let covers = covered_files(
+            p,
+            p,
+            &file,
+            &|_, _| CommandFiles::default(),
+            std::slice::from_ref(&root),
+        )
+        .unwrap();
         assert!(covers.contains_key("plugins/guard/hooks/lib/shared.sh"), "{covers:?}");
         let mut s = TrustStore::empty(p.join("store.json"));
         let f = Path::new("plugins/guard/hooks/hooks.json");

@@ -763,6 +763,47 @@ fn policy_for(scope: &Scope) -> Result<FailPolicy, Fail> {
 /// user moved hooks that already ran.
 fn import(scope: &Scope, file: &Path, theirs: Map<String, Value>) -> Result<(), Fail> {
     let have = JsonFile::read(file, scope.confine())?;
+    // Only what hookshot moves is approved: a file already there that the
+    // user never approved (planted by the repository, or edited since) is
+    // not merged into an approval. The agent's groups stay where the agent
+    // runs them, so no guard is off meanwhile.
+    if let (Scope::Project(project), Some(text)) = (scope, &have.text) {
+        let source = hookshot::Source {
+            scope: Some(project.clone()),
+            ..hookshot::Source::new(file, hookshot::SourceKind::Project)
+        };
+        let (scope_dir, rel) = source.trust_key();
+        let verdict = trust_store_path()
+            .ok_or_else(|| "there is no trust store (set HOME or XDG_CONFIG_HOME)".to_string())
+            .and_then(|p| hookshot::TrustStore::open(p).map_err(|e| e.to_string()))
+            .and_then(|store| store.check(&scope_dir, &rel, text.as_bytes()));
+        if let Err(why) = verdict {
+            let planted: Vec<String> = have
+                .doc
+                .get("hooks")
+                .and_then(Value::as_object)
+                .map(|hooks| {
+                    hooks
+                        .iter()
+                        .flat_map(|(event, groups)| {
+                            let n = groups.as_array().map_or(0, Vec::len);
+                            (0..n).map(move |i| format!("{event}[{i}]"))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            return Err(Fail::Usage(format!(
+                "{}: already holds settings hookshot did not move there and you did not approve ({why}){}; \
+                 nothing was moved and nothing approved. Review that file, then run `hookshot trust` or remove it, and install again",
+                file.display(),
+                if planted.is_empty() {
+                    String::new()
+                } else {
+                    format!(": hook groups {}", hookshot_core::display::escaped(&planted.join(", ")))
+                }
+            )));
+        }
+    }
     let mut doc = have.doc.clone();
     let n = merge_groups(&mut doc, theirs)
         .ok_or_else(|| Fail::Usage(format!("{}: \"hooks\" is not an object", file.display())))?;

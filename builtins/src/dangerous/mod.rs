@@ -35,27 +35,49 @@ pub use places::{Place, Places};
 /// The files a hook's command line runs or reads, as the shell resolves
 /// them in `project`: every known word of every program it runs (after
 /// `cd`, quoting, escapes, `sh -c` and the like), joined onto the folder it
-/// is used in, symlinks followed. What trust binds an approval to
+/// is used in, symlinks followed; and apart, the files it only writes
+/// (redirection targets, what `tee`, `touch` and `mkdir` make), which are
+/// its output, not code it runs. What trust binds an approval to
 /// ([`hookshot_registry::covered_files`]). Walked on a thread with a large
 /// stack, as the guard walks; a command that cannot be walked gives none
 /// (the registry's blank-split words still count).
-pub fn command_paths(command: &str, project: &std::path::Path) -> Vec<std::path::PathBuf> {
+pub fn command_paths(command: &str, project: &std::path::Path) -> hookshot_registry::CommandFiles {
     let places = Places::of_this_machine(project);
     let walk = || {
         let mut walker = Walker::new(&places);
         walker.script(command, &mut Some(places.root.clone()));
-        let targets = walker.found.iter().filter_map(|f| match f {
-            shell::Found::Write { target, cwd } | shell::Found::Delete { target, cwd, .. } => Some((target, cwd)),
-            shell::Found::Run(_) | shell::Found::Danger(_) => None,
-        });
-        walker
-            .words
-            .iter()
-            .map(|(a, cwd)| (a, cwd))
-            .chain(targets)
-            .filter_map(|(a, cwd)| a.known().filter(|a| !a.starts_with('-')).map(|a| (a, cwd)))
-            .filter_map(|(a, cwd)| places.at(cwd, a, true))
-            .collect::<Vec<_>>()
+        let resolved = |a: &Arg, cwd: &Option<PathBuf>| {
+            a.known()
+                .filter(|a| !a.starts_with('-'))
+                .and_then(|a| places.at(cwd, a, true))
+        };
+        // How often each file is named as a word of a program, and how
+        // often of those as what a writer makes: a file named only as
+        // output (or only by a redirection) is written, never run. One
+        // also named elsewhere (`tee x; sh x`) stays bound.
+        let mut named: Vec<PathBuf> = walker.words.iter().filter_map(|(a, cwd)| resolved(a, cwd)).collect();
+        let mut made: Vec<PathBuf> = Vec::new();
+        let mut redirected: Vec<PathBuf> = Vec::new();
+        for f in &walker.found {
+            match f {
+                shell::Found::Write { target, cwd } => redirected.extend(resolved(target, cwd)),
+                shell::Found::Delete { target, cwd, .. } => named.extend(resolved(target, cwd)),
+                shell::Found::Run(run) => {
+                    let program = run.argv.first().and_then(Arg::known).map(shell::base);
+                    if matches!(program, Some("tee" | "touch" | "mkdir")) {
+                        made.extend(run.argv[1..].iter().filter_map(|a| resolved(a, &run.cwd)));
+                    }
+                }
+                shell::Found::Danger(_) => {}
+            }
+        }
+        let count = |list: &[PathBuf], p: &PathBuf| list.iter().filter(|q| *q == p).count();
+        let mut written: Vec<PathBuf> = made.iter().chain(&redirected).cloned().collect();
+        written.sort();
+        written.dedup();
+        written.retain(|p| count(&named, p) <= count(&made, p));
+        named.retain(|p| !written.contains(p));
+        hookshot_registry::CommandFiles { named, written }
     };
     std::thread::scope(|scope| {
         std::thread::Builder::new()
