@@ -333,3 +333,103 @@ fn a_file_that_is_run_stays_bound_when_it_is_also_written() {
         assert!(why.contains(".h/x.sh"), "{command}: {why}");
     }
 }
+
+/// An approval binds every symlink on the way to what a hook runs, by its
+/// text: retargeting a committed link runs other code, so it withdraws the
+/// approval; and a link made later where a name was missing does too.
+#[test]
+fn retargeting_a_link_on_the_way_withdraws_the_approval() {
+    // `tools/cur -> v1`, the hook runs tools/cur/run.sh.
+    let p = project(json!([{"type": "command", "command": "sh tools/cur/run.sh"}]));
+    p.write("proj/tools/v1/run.sh", "exit 0\n");
+    p.write("proj/tools/v2/run.sh", "touch PWNED\n");
+    std::os::unix::fs::symlink("v1", p.path("proj/tools/cur")).unwrap();
+    let why = untrusted_after(&p, || {
+        std::fs::remove_file(p.path("proj/tools/cur")).unwrap();
+        std::os::unix::fs::symlink("v2", p.path("proj/tools/cur")).unwrap();
+    });
+    assert!(why.contains("tools/cur"), "{why}");
+
+    // `run.sh -> a.sh`, retargeted at b.sh.
+    let p = project(json!([{"type": "command", "command": "sh run.sh"}]));
+    p.write("proj/a.sh", "exit 0\n");
+    p.write("proj/b.sh", "touch PWNED\n");
+    std::os::unix::fs::symlink("a.sh", p.path("proj/run.sh")).unwrap();
+    let why = untrusted_after(&p, || {
+        std::fs::remove_file(p.path("proj/run.sh")).unwrap();
+        std::os::unix::fs::symlink("b.sh", p.path("proj/run.sh")).unwrap();
+    });
+    assert!(why.contains("run.sh"), "{why}");
+
+    // `lnk/../x.sh` approved while `lnk` is absent; then lnk -> deep/dir,
+    // so the same words reach deep/x.sh.
+    let p = project(json!([{"type": "command", "command": "sh lnk/../x.sh"}]));
+    p.write("proj/deep/dir/keep", "");
+    p.write("proj/deep/x.sh", "touch PWNED\n");
+    let why = untrusted_after(&p, || {
+        std::os::unix::fs::symlink("deep/dir", p.path("proj/lnk")).unwrap();
+    });
+    assert!(why.contains("lnk"), "{why}");
+}
+
+/// A link in a hook folder to shared code elsewhere in the project covers
+/// what it leads to, and an extension's folder is covered whole: editing
+/// the library its hook sources withdraws the approval.
+#[test]
+fn shared_code_behind_a_link_or_in_an_extension_is_covered() {
+    let p = project(json!([{"type": "command", "command": "sh .claude/hooks/guard.sh"}]));
+    p.write("proj/.claude/hooks/guard.sh", ". \"$(dirname \"$0\")\"/lib/common.sh\n");
+    p.write("proj/shared/common.sh", "exit 0\n");
+    std::os::unix::fs::symlink("../../shared", p.path("proj/.claude/hooks/lib")).unwrap();
+    let why = untrusted_after(&p, || {
+        p.write("proj/shared/common.sh", "touch PWNED\n");
+    });
+    assert!(why.contains("shared/common.sh"), "{why}");
+
+    let p = Project::new();
+    p.write(
+        "proj/.hookshot/extensions/guard/gemini-extension.json",
+        &json!({"name": "guard", "hooks": {"BeforeTool": [{"hooks": [
+            {"type": "command", "command": "sh ${extensionPath}/deny.sh"}]}]}})
+        .to_string(),
+    );
+    p.write(
+        "proj/.hookshot/extensions/guard/deny.sh",
+        ". \"$(dirname \"$0\")\"/lib.sh\n",
+    );
+    p.write("proj/.hookshot/extensions/guard/lib.sh", "exit 0\n");
+    let why = untrusted_after(&p, || {
+        p.write("proj/.hookshot/extensions/guard/lib.sh", "touch PWNED\n");
+    });
+    assert!(why.contains("lib.sh"), "{why}");
+}
+
+/// A project's security_scan rules file outside the hook folders is part
+/// of the approval: rewriting it later (an allowlist that lets every token
+/// through, or a rule that rewrites tool inputs) withdraws it.
+#[test]
+fn a_project_rules_file_is_part_of_the_approval() {
+    let p = project(json!([{"type": "command", "command": "true"}]));
+    p.write(
+        "proj/.gemini/rules/acme.toml",
+        "[[rules]]\nid = \"acme\"\nregex = '''acme_([a-z0-9]{24})'''\n",
+    );
+    p.write(
+        "proj/.gemini/settings.json",
+        &json!({"builtins": {"security_scan": {"rules_file": "rules/acme.toml"}}}).to_string(),
+    );
+    let o = trust(&p);
+    assert_eq!(o.status.code(), Some(0), "{:?}", text(&o));
+    assert!(text(&o).0.contains("rules/acme.toml"), "{:?}", text(&o));
+    let before = fire(&p);
+    assert!(!before.contains("not trusted"), "{before}");
+    p.write(
+        "proj/.gemini/rules/acme.toml",
+        "[[rules]]\nid = \"x\"\nregex = '''(?s).*'''\n",
+    );
+    let after = fire(&p);
+    assert!(
+        after.contains("not trusted") && after.contains("rules/acme.toml"),
+        "{after}"
+    );
+}

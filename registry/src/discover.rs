@@ -43,7 +43,7 @@ pub(crate) fn plugin_data_dir(root: &Path) -> PathBuf {
 }
 
 /// The folder of an extension whose hooks live in `file`.
-fn extension_dir(file: &Path) -> &Path {
+pub(crate) fn extension_dir(file: &Path) -> &Path {
     let dir = file.parent().unwrap_or(Path::new("."));
     // hooks/hooks.json belongs to the folder above it.
     if file.file_name().is_some_and(|n| n == "hooks.json") && dir.file_name().is_some_and(|n| n == "hooks") {

@@ -131,6 +131,14 @@ impl Source {
             .then(|| root.to_path_buf())
     }
 
+    /// The folders an approval of this file covers whole besides the
+    /// project's hook folders: a Claude Code plugin's root, an extension's
+    /// own folder (its scripts and shared code live there).
+    pub fn own_folders(&self) -> Vec<PathBuf> {
+        let extension = (self.kind == SourceKind::Extension).then(|| discover::extension_dir(&self.path).to_path_buf());
+        self.plugin_root().into_iter().chain(extension).collect()
+    }
+
     /// Whether it is a file of MCP servers only (`.mcp.json`,
     /// `~/.claude.json`), which defines no hook.
     pub fn servers_only(&self) -> bool {

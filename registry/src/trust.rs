@@ -367,6 +367,11 @@ pub fn covered_files(
             _ => {}
         }
     }
+    // A project's security_scan rules decide what is rewritten in tool
+    // inputs and outputs: as much the approval's as a script.
+    for r in file.builtins.iter().flat_map(|b| &b.rules) {
+        whole(&r.path.display().to_string(), project);
+    }
     for d in &file.mcp_servers {
         if let Ok(s) = &d.how {
             let base = s.cwd.as_deref().unwrap_or(project);
@@ -383,6 +388,12 @@ pub fn covered_files(
         )
     };
     for path in names {
+        // Every link on the way is bound by its text, and the first missing
+        // folder by its absence: retargeting `cur -> tools/v2`, or making
+        // `lnk` for `lnk/../x.sh`, would run other code under the approval.
+        for (rel, digest) in links_on_the_way(scope, &path) {
+            out.entry(rel).or_insert(digest);
+        }
         // The kernel takes `..` after following each symlink.
         let real = std::fs::canonicalize(&path).ok();
         match real {
@@ -410,7 +421,7 @@ pub fn covered_files(
         .iter()
         .filter_map(|f| inside(scope, f))
         .map(|r| r.display().to_string());
-    for folder in hook_folders().map(str::to_string).chain(extra) {
+    for folder in hook_folders().chain([IMPORTED]).map(str::to_string).chain(extra) {
         for (rel, digest) in folder_covers(scope, &folder)? {
             out.insert(rel, digest);
             if out.len() > MAX_COVERED_FILES {
@@ -429,6 +440,53 @@ fn same_file(a: &Path, b: &Path) -> bool {
             .unwrap_or_else(|_| hookshot_core::paths::lexical_join(Path::new("/"), &p.display().to_string()))
     };
     a == b || real(a) == real(b)
+}
+
+/// The symlinks inside `scope` that the kernel passes through to reach
+/// `path` (each with the digest of its text), and the first component that
+/// does not exist (as [`ABSENT`]): what else must stay as it is for `path`
+/// to name the same file.
+fn links_on_the_way(scope: &Path, path: &Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut at = PathBuf::new();
+    let last = path.components().count().saturating_sub(1);
+    for (i, c) in path.components().enumerate() {
+        at.push(c);
+        if !matches!(c, Component::Normal(_)) {
+            continue;
+        }
+        // Where this entry is: its folder as the kernel resolves it.
+        let Some(entry) = at
+            .parent()
+            .and_then(|d| std::fs::canonicalize(d).ok())
+            .zip(at.file_name())
+            .map(|(d, n)| d.join(n))
+        else {
+            break;
+        };
+        let Some(rel) = inside(scope, &entry) else { continue };
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => {
+                if let Ok(target) = std::fs::read_link(&at) {
+                    out.push((
+                        rel.display().to_string(),
+                        sha256_hex(target.as_os_str().as_encoded_bytes()),
+                    ));
+                }
+            }
+            Ok(_) => {}
+            // A missing last name is the caller's to judge (a bare word
+            // like `bash` is a program, not a file); a missing folder on
+            // the way is a place a link can appear later.
+            Err(_) => {
+                if i < last {
+                    out.push((rel.display().to_string(), ABSENT.to_string()));
+                }
+                break;
+            }
+        }
+    }
+    out
 }
 
 /// `word` with the project variables the agents set replaced by `project`.
@@ -450,14 +508,22 @@ fn digest_of(path: &Path) -> Result<String, String> {
     }
 }
 
-/// Whether a path under a hook folder is a settings file approved on its
-/// own (hookshot's settings, imports and extensions).
+/// Whether a path under a hook folder is approved on its own, so the
+/// walk of the hook folders leaves it out: hookshot's settings files, the
+/// imported settings (`install --import` writes them, which must not
+/// withdraw the project's other approvals; the rest of that folder is
+/// walked on its own, [`IMPORTED`]), and the extensions folder (each
+/// extension's approval covers its own folder whole, scripts included).
 fn own_settings(rel: &Path) -> bool {
     let s = rel.to_string_lossy();
-    matches!(s.as_ref(), ".hookshot/settings.json" | ".hookshot/hooks.yaml")
-        || rel.starts_with(".hookshot/imported")
-        || rel.starts_with(".hookshot/extensions")
+    matches!(
+        s.as_ref(),
+        ".hookshot/settings.json" | ".hookshot/hooks.yaml" | ".hookshot/extensions" | IMPORTED
+    ) || (rel.parent() == Some(Path::new(IMPORTED)) && rel.extension().is_some_and(|e| e == "json"))
 }
+
+/// Where `install --import` keeps the hooks it moved out of an agent's file.
+const IMPORTED: &str = ".hookshot/imported";
 
 /// Every file under `scope/folder` with its digest, and every folder's
 /// listing as `DIR/` with the digest of its names: the same walk for
@@ -466,7 +532,14 @@ fn own_settings(rel: &Path) -> bool {
 fn folder_covers(scope: &Path, folder: &str) -> Result<Vec<(String, String)>, String> {
     let mut out = Vec::new();
     let mut stack = vec![scope.join(folder)];
+    // Folders reached through links are walked once (a link cycle ends).
+    let mut walked: Vec<PathBuf> = Vec::new();
     while let Some(dir) = stack.pop() {
+        let real = std::fs::canonicalize(&dir).unwrap_or_else(|_| dir.clone());
+        if walked.contains(&real) {
+            continue;
+        }
+        walked.push(real);
         let Some(rel_dir) = inside(scope, &dir) else { continue };
         let Some((listing, entries)) = listing_of(scope, &dir) else {
             continue;
@@ -482,6 +555,17 @@ fn folder_covers(scope: &Path, folder: &str) -> Result<Vec<(String, String)>, St
                     rel.display().to_string(),
                     sha256_hex(target.as_os_str().as_encoded_bytes()),
                 ));
+                // What the link leads to inside the project is shared code
+                // as much as a file beside it: covered too.
+                if let Ok(real) = std::fs::canonicalize(&path)
+                    && let Some(real_rel) = inside(scope, &real)
+                {
+                    if real.is_dir() {
+                        stack.push(real);
+                    } else if real.is_file() {
+                        out.push((real_rel.display().to_string(), digest_of(&real)?));
+                    }
+                }
             }
             if out.len() > MAX_COVERED_FILES {
                 return Err(format!(

@@ -186,8 +186,9 @@ fn trust(project: &Path, yes: bool) -> Result<u8, Fail> {
         let bytes = s.read().map_err(|e| fail(e.to_string()))?;
         let parsed = s.parse(bytes.clone()).map_err(|e| fail(e.to_string()))?;
         let (scope, rel) = s.trust_key();
-        // A plugin's scripts and shared code live in its folder.
-        let folders: Vec<PathBuf> = s.plugin_root().into_iter().collect();
+        // A plugin's or an extension's scripts and shared code live in its
+        // folder.
+        let folders: Vec<PathBuf> = s.own_folders();
         let covers = hookshot::covered_files(&scope, &project, &parsed, &folders)
             .map_err(|why| Fail::Usage(format!("{}: not trusted: {why}", s.path.display())))?;
         println!(
