@@ -433,3 +433,70 @@ fn a_project_rules_file_is_part_of_the_approval() {
         "{after}"
     );
 }
+
+/// Commands that run code trust cannot bind (a package manager's scripts
+/// and dependencies, a build file, a module path, a folder handed to an
+/// interpreter, a CDPATH) are not approved silently: `trust` names each
+/// and refuses until the user approves knowingly.
+#[test]
+fn code_trust_cannot_bind_is_never_approved_silently() {
+    for (command, said) in [
+        ("npm run lint", "package.json"),
+        ("npx eslint .", "node_modules"),
+        ("yarn check-hook", "package.json"),
+        ("make guard", "build file"),
+        ("python3 -m guard", "-m"),
+        ("python3 tools", "folder"),
+        ("node --require=./hook/setup.js x.js", "module"),
+        ("CDPATH=/tmp cd tools && ./x.sh", "CDPATH"),
+        ("cd .hooks && sudo -u nobody npm test", "package.json"),
+    ] {
+        let p = project(json!([{"type": "command", "command": command}]));
+        std::fs::create_dir_all(p.path("proj/tools")).unwrap();
+        let o = trust(&p);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{command}: approved silently: {out}{err}");
+        assert!(
+            out.contains("runs code no approval can bind") && out.contains(said),
+            "{command}: {out}"
+        );
+        assert!(err.contains("--accept-unbound"), "{command}: {err}");
+        let approved = fire(&p);
+        assert!(approved.contains("not trusted"), "{command}: {approved}");
+        let o = p
+            .command(&["trust", "--yes", "--accept-unbound", "--workdir", "proj"])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{command}: {:?}", text(&o));
+    }
+    // Near misses: a program's own files named as words are bound, no
+    // refusal.
+    for command in [
+        "node .hooks/guard.js",
+        "python3 .hooks/guard.py",
+        "npm --version",
+        "make --version",
+    ] {
+        let p = project(json!([{"type": "command", "command": command}]));
+        let o = trust(&p);
+        assert_eq!(o.status.code(), Some(0), "{command}: {:?}", text(&o));
+    }
+}
+
+/// A script whose `#!` names a relative interpreter runs that file: it is
+/// bound too.
+#[test]
+fn a_relative_shebang_interpreter_is_bound() {
+    let p = project(json!([{"type": "command", "command": "./.hooks/guard"}]));
+    p.write("proj/.hooks/guard", "#!tools/interp\nexit 0\n");
+    p.write("proj/tools/interp", "#!/bin/sh\nexit 0\n");
+    std::fs::set_permissions(
+        p.path("proj/.hooks/guard"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let why = untrusted_after(&p, || {
+        p.write("proj/tools/interp", "#!/bin/sh\ntouch PWNED\n");
+    });
+    assert!(why.contains("tools/interp"), "{why}");
+}

@@ -68,7 +68,7 @@ pub use hookshot_core::{
 };
 use hookshot_planner::{Planner, Target};
 pub use hookshot_registry::{
-    Diagnostic, ProblemKind, Registry, Skipped, Source, SourceProblem, TrustPolicy, TrustStore,
+    Covers, Diagnostic, ProblemKind, Registry, Skipped, Source, SourceProblem, TrustPolicy, TrustStore,
 };
 pub use hookshot_runner::{Hook, ModelClient, RunnerConfig};
 use hookshot_runner::{PlanRun, RunEnv, Runner};
@@ -94,13 +94,14 @@ pub async fn with_caller_env<F: std::future::Future>(env: Arc<Vec<(String, Strin
 /// What an approval of `file` (trusted for `scope`, its hooks run in
 /// `project`) covers besides the file itself, with the shell's own reading
 /// of each command line ([`builtins::dangerous::command_paths`]); `Err`
-/// when hookshot cannot bind all of it, and so will not trust it.
+/// when hookshot cannot bind all of it, and so will not trust it; what it
+/// runs that no approval binds is listed apart ([`Covers::unbound`]).
 pub fn covered_files(
     scope: &Path,
     project: &Path,
     file: &hookshot_registry::SettingsFile,
     folders: &[PathBuf],
-) -> Result<std::collections::BTreeMap<String, String>, String> {
+) -> Result<hookshot_registry::Covers, String> {
     hookshot_registry::covered_files(scope, project, file, &builtins::dangerous::command_paths, folders)
 }
 use serde_json::{Map, Value};

@@ -45,7 +45,7 @@ pub use settings::{
     blank_comments, compile_matcher, flavour_of, parse,
 };
 pub use trust::{
-    ABSENT, CommandFiles, CommandPaths, MAX_COVERED_FILES, TrustEntry, TrustError, TrustStore, covered_files,
+    ABSENT, CommandFiles, CommandPaths, Covers, MAX_COVERED_FILES, TrustEntry, TrustError, TrustStore, covered_files,
     hook_folders, process_files,
 };
 

@@ -304,6 +304,20 @@ pub struct CommandFiles {
     /// output, never bound by an approval, or the first run of a hook that
     /// logs would withdraw its own approval and switch the guard off.
     pub written: Vec<PathBuf>,
+    /// Why it runs code no approval can bind (`npm run`, `make`, `python
+    /// -m`, `npx`): the user must be told before approving.
+    pub unbound: Vec<String>,
+}
+
+/// What an approval of one settings file binds.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Covers {
+    /// Files (and `DIR/` listings) inside the scope, with their digests.
+    pub files: BTreeMap<String, String>,
+    /// What its hooks run that no approval can bind, each with the hook's
+    /// command: `hookshot trust` approves such a file only when the user
+    /// says so knowingly.
+    pub unbound: Vec<String>,
 }
 
 /// The files inside `scope` that a settings file's hooks run or may read,
@@ -331,16 +345,24 @@ pub fn covered_files(
     file: &SettingsFile,
     paths: CommandPaths<'_>,
     folders: &[PathBuf],
-) -> Result<BTreeMap<String, String>, String> {
+) -> Result<Covers, String> {
     let expand = |w: &str| expand_project(w, project);
     // Joined, not normalised: `link/../x.sh` is where the kernel goes.
     let mut names: Vec<PathBuf> = Vec::new();
+    let mut unbound: Vec<String> = Vec::new();
     let mut whole = |w: &str, base: &Path| names.push(base.join(expand(w)));
     for h in &file.hooks {
         match &h.action {
             HookAction::Command { command } => {
                 let text = expand(command);
                 let files = paths(&text, project);
+                let shown = hookshot_core::display::escaped(command);
+                unbound.extend(files.unbound.iter().map(|why| format!("{why} (`{shown}`)")));
+                if command.contains("CDPATH") {
+                    unbound.push(format!(
+                        "it sets CDPATH, so a `cd` may lead elsewhere than approved (`{shown}`)"
+                    ));
+                }
                 for p in files.named {
                     whole(&p.display().to_string(), project);
                 }
@@ -417,6 +439,33 @@ pub fn covered_files(
             return Err(too_many());
         }
     }
+    // A script whose `#!` names its interpreter by a relative path runs
+    // that file, found from the hook's folder (the project).
+    let interpreters: Vec<PathBuf> = out
+        .iter()
+        .filter(|(rel, digest)| *digest != ABSENT && !rel.ends_with('/'))
+        .filter_map(|(rel, _)| relative_interpreter(&scope.join(rel)))
+        .map(|i| project.join(i))
+        .collect();
+    for path in interpreters {
+        match std::fs::canonicalize(&path) {
+            Ok(real) if real.is_file() => {
+                if let Some(rel) = inside(scope, &real) {
+                    let digest = digest_of(&real)?;
+                    out.entry(rel.display().to_string()).or_insert(digest);
+                }
+            }
+            _ => {
+                if let Some(rel) = inside(
+                    scope,
+                    &hookshot_core::paths::lexical_join(Path::new("/"), &path.display().to_string()),
+                ) {
+                    out.entry(rel.display().to_string())
+                        .or_insert_with(|| ABSENT.to_string());
+                }
+            }
+        }
+    }
     let extra = folders
         .iter()
         .filter_map(|f| inside(scope, f))
@@ -429,7 +478,25 @@ pub fn covered_files(
             }
         }
     }
-    Ok(out)
+    unbound.sort();
+    unbound.dedup();
+    Ok(Covers { files: out, unbound })
+}
+
+/// The interpreter a script's `#!` line names by a relative path (the
+/// kernel, or `env`, finds it from the current folder), if any.
+fn relative_interpreter(script: &Path) -> Option<PathBuf> {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(script).ok()?.read(&mut head).ok()?;
+    let line = head[..n].strip_prefix(b"#!")?;
+    let line = std::str::from_utf8(line.split(|b| *b == b'\n').next()?).ok()?;
+    let mut words = line.split_whitespace();
+    let mut program = words.next()?;
+    if Path::new(program).file_name().is_some_and(|n| n == "env") {
+        program = words.find(|w| !w.starts_with('-') && !w.contains('='))?;
+    }
+    (program.contains('/') && !program.starts_with('/')).then(|| PathBuf::from(program))
 }
 
 /// Whether two names lead to the same place: the kernel's reading where
@@ -831,7 +898,9 @@ mod tests {
             ],
             ..Default::default()
         };
-        let covers = covered_files(p, p, &file, &|_, _| CommandFiles::default(), &[]).unwrap();
+        let covers = covered_files(p, p, &file, &|_, _| CommandFiles::default(), &[])
+            .unwrap()
+            .files;
         assert_eq!(covers.keys().collect::<Vec<_>>(), [".hooks/check.sh"]);
         let mut s = TrustStore::empty(p.join("store.json"));
         let f = Path::new(".claude/settings.json");
@@ -857,7 +926,8 @@ mod tests {
             &|_, _| CommandFiles::default(),
             std::slice::from_ref(&root),
         )
-        .unwrap();
+        .unwrap()
+        .files;
         assert!(covers.contains_key("plugins/guard/hooks/lib/shared.sh"), "{covers:?}");
         let mut s = TrustStore::empty(p.join("store.json"));
         let f = Path::new("plugins/guard/hooks/hooks.json");

@@ -24,6 +24,11 @@ pub(crate) struct TrustArgs {
     /// Withdraw every approval given for this project.
     #[arg(long)]
     revoke: bool,
+    /// Approve hooks that run code no approval can bind (`npm run`,
+    /// `make`, `npx`, `python -m`, ...), knowing that a change to that
+    /// code will not withdraw the approval.
+    #[arg(long, conflicts_with_all = ["list", "revoke"])]
+    accept_unbound: bool,
 }
 
 pub(crate) fn run(args: TrustArgs) -> Result<u8, Fail> {
@@ -32,12 +37,13 @@ pub(crate) fn run(args: TrustArgs) -> Result<u8, Fail> {
         yes,
         list,
         revoke,
+        accept_unbound,
     } = args;
     let project = workdir.as_deref().unwrap_or(Path::new("."));
     match (list, revoke) {
         (true, _) => trust_list(),
         (false, true) => trust_revoke(project),
-        (false, false) => trust(project, yes),
+        (false, false) => trust(project, yes, accept_unbound),
     }
 }
 
@@ -166,7 +172,7 @@ fn visible(text: &str) -> String {
         .join("\n      ")
 }
 
-fn trust(project: &Path, yes: bool) -> Result<u8, Fail> {
+fn trust(project: &Path, yes: bool, accept_unbound: bool) -> Result<u8, Fail> {
     let project = std::fs::canonicalize(project).map_err(|e| Fail::Usage(format!("{}: {e}", project.display())))?;
     let mut store = open_store()?;
     let home = hookshot_core::paths::home();
@@ -181,6 +187,7 @@ fn trust(project: &Path, yes: bool) -> Result<u8, Fail> {
         return Ok(0);
     }
     let mut approvals = Vec::new();
+    let mut unbound = 0;
     for s in &sources {
         let fail = |e: String| Fail::Settings(format!("{e}\nnothing was trusted"));
         let bytes = s.read().map_err(|e| fail(e.to_string()))?;
@@ -232,7 +239,7 @@ fn trust(project: &Path, yes: bool) -> Result<u8, Fail> {
         if !parsed.disabled.is_empty() {
             println!("  disables: {}", visible(&parsed.disabled.join(", ")));
         }
-        for (script, digest) in &covers {
+        for (script, digest) in &covers.files {
             let script = visible(script);
             if digest == hookshot_registry::ABSENT {
                 println!("  names {script}, which does not exist (its appearance withdraws this approval)");
@@ -242,7 +249,17 @@ fn trust(project: &Path, yes: bool) -> Result<u8, Fail> {
                 println!("  covers {script} (a change to it withdraws this approval)");
             }
         }
-        approvals.push((scope, rel, bytes, covers));
+        for why in &covers.unbound {
+            println!("  runs code no approval can bind: {}", visible(why));
+        }
+        unbound += covers.unbound.len();
+        approvals.push((scope, rel, bytes, covers.files));
+    }
+    if unbound > 0 && !accept_unbound {
+        return Err(Fail::Usage(format!(
+            "trust: not approved: {unbound} hook(s) above run code no approval can bind (a change to it would run \
+             without asking you again). Review that code, then run `hookshot trust --accept-unbound` to approve knowingly"
+        )));
     }
     if !yes {
         if !std::io::stdin().is_terminal() {

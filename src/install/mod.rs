@@ -824,7 +824,16 @@ fn import(scope: &Scope, file: &Path, theirs: Map<String, Value>) -> Result<(), 
         let (scope_dir, rel) = source.trust_key();
         let covers = hookshot::covered_files(&scope_dir, project, &parsed, &[])
             .map_err(|why| Fail::Usage(format!("{}: not trusted: {why}", file.display())))?;
-        store.trust(&scope_dir, &rel, &bytes, covers);
+        // These hooks already ran in the project under the agent; what
+        // they run beyond an approval is said, not a reason to stop them.
+        for why in &covers.unbound {
+            eprintln!(
+                "hookshot: {}: runs code no approval can bind: {}",
+                file.display(),
+                hookshot_core::display::escaped(why)
+            );
+        }
+        store.trust(&scope_dir, &rel, &bytes, covers.files);
         store.save().map_err(|e| Fail::Usage(e.to_string()))?;
         println!(
             "{}: trusted as it is now (it holds hooks the project already ran)",

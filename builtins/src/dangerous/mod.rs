@@ -57,6 +57,7 @@ pub fn command_paths(command: &str, project: &std::path::Path) -> hookshot_regis
         // also named elsewhere (`tee x; sh x`) stays bound.
         let mut named: Vec<PathBuf> = walker.words.iter().filter_map(|(a, cwd)| resolved(a, cwd)).collect();
         let mut made: Vec<PathBuf> = Vec::new();
+        let mut unbound: Vec<String> = Vec::new();
         let mut redirected: Vec<PathBuf> = Vec::new();
         for f in &walker.found {
             match f {
@@ -71,13 +72,25 @@ pub fn command_paths(command: &str, project: &std::path::Path) -> hookshot_regis
                 shell::Found::Danger(_) => {}
             }
         }
+        for (argv, cwd) in &walker.lines {
+            unbound.extend(unbindable(argv, |a| {
+                a.known()
+                    .and_then(|a| places.at(cwd, a, true))
+                    .is_some_and(|p| p.is_dir())
+            }));
+        }
         let count = |list: &[PathBuf], p: &PathBuf| list.iter().filter(|q| *q == p).count();
         let mut written: Vec<PathBuf> = made.iter().chain(&redirected).cloned().collect();
         written.sort();
         written.dedup();
         written.retain(|p| count(&named, p) <= count(&made, p));
         named.retain(|p| !written.contains(p));
-        hookshot_registry::CommandFiles { named, written }
+        unbound.dedup();
+        hookshot_registry::CommandFiles {
+            named,
+            written,
+            unbound,
+        }
     };
     std::thread::scope(|scope| {
         std::thread::Builder::new()
@@ -90,6 +103,93 @@ pub fn command_paths(command: &str, project: &std::path::Path) -> hookshot_regis
     })
 }
 use shell::{Arg, Walker};
+
+/// Why a program run as `argv` runs code an approval cannot bind: code it
+/// finds by its own rules in the project (a package manager's scripts and
+/// dependencies, a build file's recipes, a module path, a folder handed to
+/// an interpreter). `None` when every file it runs is one of its words.
+/// `is_dir` says whether a word names a folder.
+fn unbindable(argv: &[Arg], is_dir: impl Fn(&Arg) -> bool) -> Option<String> {
+    let program = shell::base(argv.first()?.known()?);
+    let args = &argv[1..];
+    // `make --version` asks the program about itself.
+    let about_itself = |a: &Arg| matches!(a.known(), Some("--version" | "--help" | "-v" | "-V" | "-h"));
+    if !args.is_empty() && args.iter().all(about_itself) {
+        return None;
+    }
+    let first = args.iter().find_map(|a| a.known().filter(|a| !a.starts_with('-')));
+    let has = |flags: &[&str]| {
+        args.iter()
+            .filter_map(Arg::known)
+            .any(|a| flags.iter().any(|f| a == *f || a.starts_with(&format!("{f}="))))
+    };
+    let why = match program {
+        "npx" | "pnpx" | "bunx" => format!("{program} runs a package the project's node_modules may provide"),
+        "npm" | "pnpm" | "bun"
+            if matches!(
+                first,
+                Some(
+                    "run"
+                        | "run-script"
+                        | "rs"
+                        | "test"
+                        | "t"
+                        | "tst"
+                        | "start"
+                        | "stop"
+                        | "restart"
+                        | "exec"
+                        | "x"
+                        | "install"
+                        | "i"
+                        | "ci"
+                        | "rebuild"
+                        | "dlx"
+                )
+            ) =>
+        {
+            format!(
+                "{program} {} runs the project's package.json scripts or dependencies",
+                first.unwrap_or_default()
+            )
+        }
+        "yarn" => "yarn runs the project's package.json scripts or dependencies".to_string(),
+        "make" | "gmake" | "just" | "rake" | "gradle" | "gradlew" | "mvn" | "mvnw" => {
+            format!("{program} runs the recipes of the project's build file")
+        }
+        "cargo" if matches!(first, Some("run" | "test" | "build" | "xtask" | "bench")) => {
+            "cargo builds and runs the project's code and build scripts".to_string()
+        }
+        "go" if matches!(first, Some("run" | "test" | "generate" | "build")) => {
+            "go builds and runs the project's packages".to_string()
+        }
+        p if shell_interpreter_with_modules(p) && has(&["-m"]) => {
+            format!("{program} -m runs a module found on the project's import path")
+        }
+        "node" | "deno" | "bun" | "tsx" | "ts-node"
+            if has(&["-r", "--require", "--import", "--loader", "--experimental-loader"]) =>
+        {
+            format!("{program} loads a module the project's node_modules may provide")
+        }
+        p if shell_interpreter_with_modules(p) || matches!(p, "node" | "deno" | "ruby" | "perl" | "php") => {
+            let dir = args.iter().find(|a| a.known().is_some_and(|a| !a.starts_with('-')))?;
+            if !is_dir(dir) {
+                return None;
+            }
+            format!(
+                "{program} runs the folder {} (its entry point and what it imports)",
+                dir.shown()
+            )
+        }
+        _ => return None,
+    };
+    Some(why)
+}
+
+/// Python under its usual names (`python3.12`, `pypy3`).
+fn shell_interpreter_with_modules(program: &str) -> bool {
+    program.starts_with("python") || program.starts_with("pypy")
+}
 
 /// `:(){ :|:& };:` and its renamings: a function whose body pipes itself
 /// into itself in the background.

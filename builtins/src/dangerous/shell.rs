@@ -324,6 +324,9 @@ pub struct Walker<'a> {
     /// the directory it is used in: what may name a file the command runs
     /// or reads.
     pub words: Vec<(Arg, Option<PathBuf>)>,
+    /// Every program line the walk looked at, wrappers included (`npx
+    /// eslint .` as well as `eslint .`), with the directory it runs in.
+    pub lines: Vec<(Vec<Arg>, Option<PathBuf>)>,
 }
 
 impl<'a> Walker<'a> {
@@ -336,6 +339,7 @@ impl<'a> Walker<'a> {
             downloads: 0,
             links: Vec::new(),
             words: Vec::new(),
+            lines: Vec::new(),
         }
     }
 
@@ -783,6 +787,7 @@ impl<'a> Walker<'a> {
             if !wrapped {
                 self.words.extend(argv.iter().map(|a| (a.clone(), here.clone())));
             }
+            self.lines.push((argv.clone(), here.clone()));
             let name = match argv.first() {
                 None => return false,
                 Some(Arg::Known(s)) => base(s).to_string(),
