@@ -1059,6 +1059,7 @@ impl HookSystem {
             vars,
             base,
             shell: codex.then(|| Agent::Codex.shell()),
+            gate: None,
         }
     }
 
@@ -1169,7 +1170,7 @@ impl HookSystem {
         input: &mut Map<String, Value>,
         keep: impl Fn(&HookDef) -> bool,
     ) -> Outcome {
-        let mut plan = self.event_plan(event, input, keep);
+        let plan = self.event_plan(event, input, keep);
         if let Some(depth) = plan.nesting_limit {
             let mut o = Outcome::empty(event);
             let why = format!(
@@ -1184,11 +1185,32 @@ impl HookSystem {
             o.warnings.push(why);
             return o;
         }
+        self.run_checked_plan(event, input, plan).await
+    }
+
+    /// Runs a plan that is not over the nesting limit.
+    async fn run_checked_plan(
+        &self,
+        event: EventKind,
+        input: &mut Map<String, Value>,
+        mut plan: event_plan::EventPlan,
+    ) -> Outcome {
         if plan.runs_nothing_now() && plan.background.is_empty() {
             return Outcome::empty(event);
         }
         let gemini = plan.running().any(|h| h.dialect == Dialect::Gemini);
-        let env = self.env(event, input, &plan.prints, gemini);
+        let mut env = self.env(event, input, &plan.prints, gemini);
+        // What was approved is checked again as each hook of an approved
+        // file starts: a script swapped since the load does not run.
+        if plan.running().chain(&plan.background).any(|h| h.source.needs_trust()) {
+            let approvals = self.load.registry.approvals().clone();
+            env.gate = Some(hookshot_runner::Gate(Arc::new(move |h: &HookDef| {
+                match (h.source.needs_trust(), h.provenance.file.as_deref()) {
+                    (true, Some(file)) => approvals.recheck(file),
+                    _ => Ok(()),
+                }
+            })));
+        }
         if !plan.background.is_empty() {
             self.start_background(event, std::mem::take(&mut plan.background), input.clone(), env.clone());
         }

@@ -281,6 +281,30 @@ pub struct Registry {
     loaded: Vec<LoadedSource>,
     problems: Vec<SourceProblem>,
     policy: FailPolicy,
+    /// The approvals the files that needed trust were loaded under, by
+    /// file: checked again right before their hooks run.
+    approvals: Approvals,
+}
+
+/// The approvals one load's files were trusted under, to check again at
+/// the moment their hooks start ([`Approvals::recheck`]). Cheap to clone.
+#[derive(Debug, Clone, Default)]
+pub struct Approvals(Arc<Vec<(PathBuf, TrustEntry)>>);
+
+impl Approvals {
+    /// Checks again, now, the approval a file's hooks were loaded under
+    /// (its bytes and every file it covers): a script swapped between the
+    /// load and the run must not run under it. `Ok` for a file that needed
+    /// no approval.
+    pub fn recheck(&self, file: &Path) -> Result<(), String> {
+        let Some((path, entry)) = self.0.iter().find(|(p, _)| p == file) else {
+            return Ok(());
+        };
+        let bytes = read_settings(path).map_err(|e| format!("it cannot be read again ({e})"))?;
+        entry
+            .holds(&bytes)
+            .map_err(|why| format!("{} is not trusted any more: it {why}", path.display()))
+    }
 }
 
 /// Which untrusted sources may run anyway.
@@ -343,6 +367,7 @@ impl Registry {
         let mut files = Vec::with_capacity(ordered.len());
         let mut problems = Vec::new();
         let mut untrusted_servers = Vec::new();
+        let mut approvals = Vec::new();
         for s in ordered {
             let broken = |message: String| SourceProblem {
                 source: s.clone(),
@@ -373,7 +398,11 @@ impl Registry {
                     (_, Some(err)) => Err(format!("cannot be checked: {err}")),
                     (Some(store), None) => {
                         let (scope, rel) = s.trust_key();
-                        store.check(&scope, &rel, &bytes)
+                        let verdict = store.check(&scope, &rel, &bytes);
+                        if let (Ok(()), Some(entry)) = (&verdict, store.approval(&scope, &rel)) {
+                            approvals.push((s.path.clone(), entry.clone()));
+                        }
+                        verdict
                     }
                     (None, None) => Err("was never trusted".into()),
                 };
@@ -403,7 +432,13 @@ impl Registry {
         }
         let mut reg = Registry::combine(files, &untrusted_servers);
         reg.problems = problems;
+        reg.approvals = Approvals(Arc::new(approvals));
         reg
+    }
+
+    /// The approvals this load's files were trusted under.
+    pub fn approvals(&self) -> &Approvals {
+        &self.approvals
     }
 
     /// Combines parsed files, given lowest precedence first. System files

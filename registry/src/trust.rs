@@ -66,6 +66,21 @@ pub struct TrustEntry {
     pub covers: BTreeMap<String, String>,
 }
 
+impl TrustEntry {
+    /// Whether this approval holds for the settings file's `bytes` and for
+    /// everything it covers as they are now: `Err` says what changed.
+    pub fn holds(&self, bytes: &[u8]) -> Result<(), String> {
+        if self.sha256 != sha256_hex(bytes) {
+            return Err("changed since it was trusted".into());
+        }
+        let scope = Path::new(&self.project);
+        for (rel, digest) in &self.covers {
+            cover_holds(scope, rel, digest)?;
+        }
+        Ok(())
+    }
+}
+
 #[derive(Debug, Serialize, Deserialize)]
 struct StoreFile {
     version: u32,
@@ -733,17 +748,15 @@ impl TrustStore {
     /// Why `file` (relative to `scope`) with these bytes is not trusted, or
     /// `Ok` when it is.
     pub fn check(&self, scope: &Path, file: &Path, bytes: &[u8]) -> Result<(), String> {
-        let key = (scope.display().to_string(), file.display().to_string());
-        let Some(e) = self.entries.get(&key) else {
-            return Err("was never trusted for this project".into());
-        };
-        if e.sha256 != sha256_hex(bytes) {
-            return Err("changed since it was trusted".into());
-        }
-        for (rel, digest) in &e.covers {
-            cover_holds(scope, rel, digest)?;
-        }
-        Ok(())
+        self.approval(scope, file)
+            .ok_or_else(|| "was never trusted for this project".to_string())?
+            .holds(bytes)
+    }
+
+    /// The approval given for `file` (relative to `scope`), if any.
+    pub fn approval(&self, scope: &Path, file: &Path) -> Option<&TrustEntry> {
+        self.entries
+            .get(&(scope.display().to_string(), file.display().to_string()))
     }
 
     /// Whether `file` (relative to `scope`) with these bytes is trusted.

@@ -152,9 +152,7 @@ impl Tools {
                 };
                 let env = RunEnv {
                     cwd,
-                    vars: Vec::new(),
-                    base: None,
-                    shell: None,
+                    ..RunEnv::default()
                 };
                 // As Claude Code does: what SessionStart hooks exported
                 // holds for every later command of the session.

@@ -133,8 +133,7 @@ mod tests {
         let env = RunEnv {
             cwd: ".".into(),
             vars: vec![("TOKEN".into(), "t0k".into()), ("SECRET".into(), "s3c".into())],
-            base: None,
-            shell: None,
+            ..RunEnv::default()
         };
         let allowed = vec!["TOKEN".to_string()];
         assert_eq!(interpolate("Bearer $TOKEN", &allowed, &env), "Bearer t0k");

@@ -401,6 +401,21 @@ pub struct RunEnv {
     /// The shell a command hook runs with, when not the runner's own: its
     /// agent's ([`HookDef::agent_shell`]).
     pub shell: Option<Vec<String>>,
+    /// Asked right before each hook starts (each attempt): `Err` says why
+    /// it must not start now (its file's approval no longer holds).
+    pub gate: Option<Gate>,
+}
+
+/// A last check before a hook starts: what was approved when the hooks
+/// were loaded may have been swapped since, and only the moment of
+/// starting tells.
+#[derive(Clone)]
+pub struct Gate(pub std::sync::Arc<dyn Fn(&HookDef) -> Result<(), String> + Send + Sync>);
+
+impl std::fmt::Debug for Gate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Gate")
+    }
 }
 
 impl RunEnv {
@@ -444,6 +459,7 @@ impl RunEnv {
                 .cloned()
                 .collect(),
             base: self.base.clone(),
+            gate: self.gate.clone(),
             shell,
         })
     }
@@ -916,6 +932,12 @@ impl Runner {
         deadline: Instant,
         own: bool,
     ) -> HookRecord {
+        if let Some(Gate(gate)) = &env.gate
+            && let Err(why) = gate(hook)
+        {
+            let failure = Failure::new(FailureKind::Spawn, format!("was not started: {why}"));
+            return HookRecord::from_answer(Arc::clone(hook), Duration::ZERO, Err(failure));
+        }
         let gemini_line;
         let command = match &hook.action {
             HookAction::InProcess { name } => return self.run_in_process(hook, name, input),

@@ -9,8 +9,7 @@ fn env() -> RunEnv {
     RunEnv {
         cwd: std::env::temp_dir(),
         vars: vec![("HOOK_TEST_VAR".into(), "set".into())],
-        base: None,
-        shell: None,
+        ..RunEnv::default()
     }
 }
 
@@ -19,8 +18,7 @@ fn env_in(dir: impl Into<std::path::PathBuf>) -> RunEnv {
     RunEnv {
         cwd: dir.into(),
         vars: vec![],
-        base: None,
-        shell: None,
+        ..RunEnv::default()
     }
 }
 
@@ -451,8 +449,7 @@ async fn a_hook_that_finds_no_free_slot_in_time_is_not_started() {
     let e = RunEnv {
         cwd: dir.path().to_path_buf(),
         vars: vec![],
-        base: None,
-        shell: None,
+        ..RunEnv::default()
     };
     let busy = hook_def(
         HookAction::Command {
