@@ -410,7 +410,10 @@ pub struct RunEnv {
 /// were loaded may have been swapped since, and only the moment of
 /// starting tells.
 #[derive(Clone)]
-pub struct Gate(pub std::sync::Arc<dyn Fn(&HookDef) -> Result<(), String> + Send + Sync>);
+pub struct Gate(pub std::sync::Arc<GateFn>);
+
+/// What a [`Gate`] asks: `Err` with the reason a hook must not start.
+pub type GateFn = dyn Fn(&HookDef) -> Result<(), String> + Send + Sync;
 
 impl std::fmt::Debug for Gate {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
