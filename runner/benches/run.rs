@@ -100,9 +100,7 @@ fn bench(c: &mut Criterion) {
     };
     let env = RunEnv {
         cwd: std::env::temp_dir(),
-        vars: vec![],
-        base: None,
-        shell: None,
+        ..RunEnv::default()
     };
     let mut runner = Runner::default();
     runner.register("allow", Arc::new(Allow));
