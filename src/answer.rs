@@ -57,10 +57,12 @@ pub(crate) fn hand_off_background(
     argv: &[std::ffi::OsString],
     env: Option<&[(String, String)]>,
 ) -> Result<(), String> {
-    if !hooks.plan(event, input).iter().any(|h| h.options.background.is_on()) {
+    // Exactly what this process's own plan sends elsewhere: the hooks a
+    // hookshot above runs already are not handed off again.
+    let Some(job) = hooks.background_job(event, input) else {
         return Ok(());
-    }
-    hand_off(input, hooks.background_spool(), argv, env).map_err(|e| {
+    };
+    hand_off(&job, hooks.background_spool(), argv, env).map_err(|e| {
         format!("background hooks ran before the answer, not after it: they could not be handed off ({e})")
     })
 }
@@ -173,14 +175,14 @@ pub(crate) fn from_codex(dialect: hookshot::Dialect, input: &Map<String, Value>)
 /// its answer now, and the hooks go on after this process has exited, out
 /// of its process group and its pipes, so the agent waits for neither.
 fn hand_off(
-    input: &Map<String, Value>,
+    job: &hookshot::BackgroundJob,
     spool: Option<&Path>,
     argv: &[std::ffi::OsString],
     env: Option<&[(String, String)]>,
 ) -> Result<(), String> {
     use std::os::unix::process::CommandExt;
     let spool = spool.ok_or("no state directory (set HOME or XDG_STATE_HOME)")?;
-    let bytes = serde_json::to_vec(input).map_err(|e| e.to_string())?;
+    let bytes = serde_json::to_vec(job).map_err(|e| e.to_string())?;
     let job = hookshot::background::spool::put_job(spool, &bytes).map_err(|e| format!("{}: {e}", spool.display()))?;
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
     let mut command = std::process::Command::new(exe);

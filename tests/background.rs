@@ -181,3 +181,33 @@ fn a_sidecar_runs_async_hooks_as_its_own_tasks() {
     drop(stdin);
     child.wait().unwrap();
 }
+
+/// Nested (a hook that itself runs `hookshot fire`, the multiplexer set-up):
+/// an async hook runs exactly once per event, however many hookshots see
+/// it; the detached run does not start again from depth 0 either.
+#[test]
+fn an_async_hook_runs_exactly_once_under_nesting() {
+    let bin = env!("CARGO_BIN_EXE_hookshot");
+    for trial in 0..5 {
+        let p = Project::new();
+        p.write(
+            "home/.config/hookshot/settings.json",
+            &json!({"hooks": {"PostToolUse": [{"matcher": "Write", "hooks": [
+                {"type": "command", "command": "cat > /dev/null; echo ran >> ../runs", "async": true},
+                {"type": "command", "command": format!("{bin} fire PostToolUse --workdir . > /dev/null")}]}]}})
+            .to_string(),
+        );
+        let o = p.fire("PostToolUse", &wrote(&format!("s{trial}")), &[], &[]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        wait_for(&p.path("runs"));
+        // Every detached run has had time to start and finish.
+        std::thread::sleep(Duration::from_millis(1500));
+        let runs = std::fs::read_to_string(p.path("runs")).unwrap();
+        assert_eq!(
+            runs.lines().count(),
+            1,
+            "trial {trial}: the async hook ran {} times",
+            runs.lines().count()
+        );
+    }
+}

@@ -76,7 +76,64 @@ impl EventPlan {
     }
 }
 
+/// What a one-shot run hands to a detached `hookshot` for its background
+/// hooks: exactly the hooks its own plan sends elsewhere (so each runs
+/// once, whoever else is nested), and the depth it was handed off at (so
+/// the limit holds for the detached run, which has no hookshot above it).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BackgroundJob {
+    /// The event's input, as the agent sent it.
+    pub input: Map<String, Value>,
+    /// The fingerprints of the hooks to run, in hex.
+    pub hooks: Vec<String>,
+    /// The nesting depth of the process that handed them off.
+    pub depth: u32,
+}
+
 impl HookSystem {
+    /// The background job of `event` for `input`: `None` when its plan
+    /// runs no background hook elsewhere (none matched, the parent runs
+    /// them, or the nesting limit blocks the event).
+    pub fn background_job(&self, event: EventKind, input: &Map<String, Value>) -> Option<BackgroundJob> {
+        if !self.load.has_background {
+            return None;
+        }
+        let mut completed = input.clone();
+        self.complete_input(event, &mut completed);
+        let plan = self.event_plan(event, &completed, |_| true);
+        let hooks: Vec<String> = plan
+            .not_run
+            .iter()
+            .filter(|(_, why)| matches!(why, NotRun::Elsewhere))
+            .map(|(h, _)| format!("{:x}", self.fingerprint_of(h)))
+            .collect();
+        (!hooks.is_empty()).then(|| BackgroundJob {
+            input: input.clone(),
+            hooks,
+            depth: self.services.nesting.get().map_or(0, |n| n.depth),
+        })
+    }
+
+    /// Runs the hooks of a background job handed off by another `hookshot`
+    /// (see [`HookSystem::background_job`]): only those, at the depth it
+    /// was handed off at.
+    pub async fn run_background_job(&mut self, event: EventKind, job: BackgroundJob) -> hookshot_core::Outcome {
+        let detected = nesting::Nesting::detect();
+        self.set_nesting(nesting::Nesting {
+            depth: detected.depth.max(job.depth),
+            parent_hooks: detected.parent_hooks,
+        });
+        let wanted: Vec<u64> = job
+            .hooks
+            .iter()
+            .filter_map(|h| u64::from_str_radix(h, 16).ok())
+            .collect();
+        self.fire_where(event, job.input, |h| {
+            h.options.background.is_on() && wanted.contains(&self.fingerprint_of(h))
+        })
+        .await
+    }
+
     /// The plan of `event` for `input` (completed already), with only the
     /// matched hooks `keep` accepts. Nothing runs.
     pub fn event_plan(

@@ -59,7 +59,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use background::BackgroundMode;
-pub use event_plan::{EventPlan, NotRun};
+pub use event_plan::{BackgroundJob, EventPlan, NotRun};
 pub use explain::{Explained, Explanation, Phase, Why};
 use hookshot_core::input::{SessionFacts, fill_common};
 pub use hookshot_core::{
@@ -850,7 +850,7 @@ impl HookSystem {
     }
 
     /// A hook's [`nesting::fingerprint`], its settings file canonical.
-    fn fingerprint_of(&self, hook: &HookDef) -> u64 {
+    pub(crate) fn fingerprint_of(&self, hook: &HookDef) -> u64 {
         let file = hook.provenance.file.as_deref();
         let real = file.map(|f| self.load.canonical_files.get(f).map_or(f, PathBuf::as_path));
         nesting::fingerprint(hook, real)
@@ -1359,5 +1359,57 @@ mod tests {
         let (last, loaded) = next.reloaded().expect("changed");
         loaded.unwrap();
         assert!(!Arc::ptr_eq(&first, last.load.audit.as_ref().unwrap()));
+    }
+
+    /// A background job runs exactly the hooks it was handed, at the depth
+    /// it was handed off at: at the nesting limit, none, and it says so.
+    #[tokio::test]
+    async fn a_background_job_keeps_its_hooks_and_its_depth() {
+        let dir = tempfile::tempdir().unwrap();
+        let marks = dir.path().join("marks");
+        let hook = |name: &str| {
+            serde_json::json!({"type": "command", "name": name, "async": true,
+                "command": format!("cat >/dev/null; echo {name} >> {}", marks.display())})
+        };
+        write(
+            dir.path(),
+            &serde_json::json!({"hooks": {"PostToolUse": [{"hooks": [hook("one"), hook("two")]}]}}),
+        );
+        let build = || {
+            let mut h = HookSystem::builder()
+                .settings(dir.path().join("settings.json"))
+                .workdir(dir.path())
+                .build()
+                .unwrap();
+            h.set_background(BackgroundMode::Elsewhere, None);
+            h
+        };
+        let input: Map<String, Value> = serde_json::from_value(
+            serde_json::json!({"session_id": "s", "tool_name": "Write", "tool_input": {}, "tool_response": {}}),
+        )
+        .unwrap();
+        let job = build()
+            .background_job(EventKind::AfterTool, &input)
+            .expect("two hooks go elsewhere");
+        assert_eq!(job.hooks.len(), 2);
+        let mut only_one = job.clone();
+        only_one.hooks.truncate(1);
+        let mut h = build();
+        h.set_background(BackgroundMode::Inline, None);
+        let outcome = h.run_background_job(EventKind::AfterTool, only_one).await;
+        assert_eq!(outcome.records.len(), 1, "{:?}", outcome.warnings);
+        assert_eq!(std::fs::read_to_string(&marks).unwrap().lines().count(), 1);
+        let mut deep = job;
+        deep.depth = MAX_DEPTH;
+        let mut h = build();
+        h.set_background(BackgroundMode::Inline, None);
+        let outcome = h.run_background_job(EventKind::AfterTool, deep).await;
+        assert!(outcome.records.is_empty());
+        assert!(
+            outcome.warnings.iter().any(|w| w.contains("nested")),
+            "{:?}",
+            outcome.warnings
+        );
+        assert_eq!(std::fs::read_to_string(&marks).unwrap().lines().count(), 1);
     }
 }

@@ -274,30 +274,42 @@ async fn run_background_job(
         let _ = spool::put(&dir, session, &[d]);
         Ok(1)
     };
-    let input = match spool::take_job(job).map(|b| serde_json::from_slice::<Map<String, Value>>(&b)) {
-        Ok(Ok(input)) => input,
+    let job = match spool::take_job(job).map(|b| serde_json::from_slice::<hookshot::BackgroundJob>(&b)) {
+        Ok(Ok(job)) => job,
         // No input, no session to tell.
         _ => return Ok(1),
     };
+    let input = &job.input;
     let session = input
         .get("session_id")
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_string();
-    let caller = Caller::of(named, event, dialect, &input);
+    let caller = Caller::of(named, event, dialect, input);
     let mut hooks = match build_for(sources, caller.host) {
         Ok(h) => h,
         Err(Fail::Settings(why) | Fail::Usage(why)) => return problem(&session, why),
     };
     hooks.set_background(hookshot::BackgroundMode::Inline, None);
-    let outcome = hooks.fire_where(event, input, |h| h.options.background.is_on()).await;
+    let outcome = hooks.run_background_job(event, job).await;
     hooks.shutdown().await;
-    let found: Vec<Delivery> = outcome
+    let mut found: Vec<Delivery> = outcome
         .records
         .iter()
         .filter(|r| r.hook.options.background.is_on())
         .filter_map(Delivery::of)
         .collect();
+    // The nesting limit, an approval withdrawn since: said, not lost.
+    if outcome.records.is_empty() && !outcome.warnings.is_empty() {
+        found.push(Delivery {
+            hook: "background".into(),
+            context: None,
+            warning: Some(format!(
+                "background hooks of {event} did not run: {}",
+                outcome.warnings.join("; ")
+            )),
+        });
+    }
     match spool::put(&dir, &session, &found) {
         Ok(()) => Ok(0),
         Err(e) => problem(&session, e.to_string()),
