@@ -160,7 +160,28 @@ impl HookRecord {
                     ),
                 ),
                 Some(0) => match read_success(&captured.stdout, &hook) {
-                    Ok(out) => (out, None),
+                    Ok(out) => match glued_answer(&captured.stdout) {
+                        // Text then a JSON object: a login shell's profile
+                        // (Codex starts hooks as `$SHELL -lc`) printed before
+                        // the hook's answer. Never a silent allow: a verdict
+                        // that stops the action is taken (stricter than the
+                        // agent), and either way the user is told.
+                        Some(glued) if glued.decision.is_block() || glued.decision == Decision::Ask => (
+                            glued,
+                            Some(Failure::new(
+                                FailureKind::Protocol,
+                                "printed text before its JSON answer (a shell profile's output?); the JSON object at the end was read, and it stops the action".to_string(),
+                            )),
+                        ),
+                        Some(_) => (
+                            out,
+                            Some(Failure::new(
+                                FailureKind::Protocol,
+                                "printed text before its JSON answer (a shell profile's output?); the agent reads that as text, so the answer was not read".to_string(),
+                            )),
+                        ),
+                        None => (out, None),
+                    },
                     Err(why) => failed(FailureKind::Protocol, why),
                 },
                 // Claude Code does not honour exit 2 on PermissionRequest
@@ -326,6 +347,24 @@ fn read_success(stdout: &str, hook: &HookDef) -> Result<HookOutput, String> {
             ..HookOutput::default()
         }),
     }
+}
+
+/// The answer in `stdout` when it is text followed by a JSON object on
+/// lines of its own (and is not one JSON object as a whole).
+fn glued_answer(stdout: &str) -> Option<HookOutput> {
+    let text = stdout.trim();
+    if !text.ends_with('}') || parse_object(text).is_some() {
+        return None;
+    }
+    // From the last line that opens an object: the shortest tail that is
+    // one, found in one pass over the line starts (at most a few lines).
+    let starts = text.match_indices("\n{").map(|(i, _)| i + 1).collect::<Vec<_>>();
+    starts
+        .iter()
+        .rev()
+        .take(64)
+        .find_map(|&i| parse_object(&text[i..]))
+        .and_then(|obj| HookOutput::from_json_checked(&obj).ok())
 }
 
 /// `line` without terminal escape sequences (`ESC [ ... letter`).
@@ -539,5 +578,32 @@ mod tests {
         };
         let r = HookRecord::interpret(hook(FailPolicy::Closed), c);
         assert_eq!(r.output.decision, Decision::Block);
+    }
+
+    /// A login shell's profile printing before a guard's JSON deny (Codex
+    /// runs hooks as `$SHELL -lc`): the deny is taken and the user told;
+    /// an allow glued to text is a warning, never a silent allow.
+    #[test]
+    fn text_glued_before_a_json_answer_is_never_silent() {
+        let deny = r#"{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no"}}"#;
+        for profile in ["Welcome back\n", "Agent pid 4242\nWelcome back\n", "{broken\n"] {
+            let r = run(0, &format!("{profile}{deny}\n"), "");
+            assert!(r.output.decision.is_block(), "{profile:?}: {:?}", r.output);
+            assert!(
+                r.warning().is_some_and(|w| w.contains("before its JSON answer")),
+                "{profile:?}"
+            );
+        }
+        let r = run(0, "Welcome back\n{\"decision\": \"approve\"}", "");
+        assert!(!r.output.decision.is_block());
+        assert!(r.warning().is_some_and(|w| w.contains("not read")), "{:?}", r.warning());
+        let r = HookRecord::interpret(
+            hook(FailPolicy::Closed),
+            ended(0, "Welcome back\n{\"decision\": \"approve\"}", ""),
+        );
+        assert!(r.output.decision.is_block(), "closed: an unreadable answer blocks");
+        // One JSON object, or plain text: as before, no warning.
+        assert!(run(0, deny, "").warning().is_none());
+        assert!(run(0, "all good {not json}", "").warning().is_none());
     }
 }
