@@ -455,6 +455,10 @@ impl Server {
             Ok(h) => h,
             Err(reply) => return reply,
         };
+        // No cap may make a warm answer differ from a one-shot one.
+        if !hooks.watches_every_process_file() {
+            return Reply::Oneshot("a folder beside a hook's program holds more files than the server watches".into());
+        }
         // The settings were read with this server's values of the variables
         // they name: a caller with others would have read other settings.
         let value = |name: &str| request.env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());

@@ -778,3 +778,80 @@ fn a_warm_server_s_audit_log_follows_logrotate() {
         std::fs::read_to_string(&log).is_ok_and(|t| t.lines().count() == 1)
     });
 }
+
+/// No cap on what a warm server watches may make its answer differ from a
+/// one-shot `fire`: with more files beside a process hook's program than
+/// it watches, the event runs one-shot, and an edited rules file among
+/// them is seen.
+#[test]
+fn too_many_files_beside_a_process_hook_never_make_warm_differ() {
+    let p = Project::new();
+    picoclaw(&p, "unused");
+    let guard = guard("REASON").replace("\"REASON\"", "RULES").replacen(
+        "import json, sys\n",
+        "import json, sys\nRULES = open(\"rules.txt\").read().strip()\n",
+        1,
+    );
+    p.write("proj/guard.py", &guard);
+    p.write("proj/rules.txt", "the old rules say no\n");
+    // Far more than a server watches: wherever the directory lists
+    // rules.txt, it is past the cap almost always.
+    for i in 0..3000 {
+        std::fs::write(p.path(&format!("proj/data-{i}.txt")), "x").unwrap();
+    }
+    let settings = ["--settings", "proj/config.json"];
+    fire(&p, "before_tool", true, &settings, &write_to("secrets/k"));
+    wait_until("a warm server", || !servers(&p, "sock").is_empty());
+    fire(&p, "before_tool", true, &settings, &write_to("secrets/k"));
+    p.write("proj/rules.txt", "the new rules say no\n");
+    let warm = fire(&p, "before_tool", true, &settings, &write_to("secrets/k"));
+    let fresh = fire(&p, "before_tool", false, &settings, &write_to("secrets/k"));
+    assert_eq!(shown(&warm), shown(&fresh));
+    assert!(
+        common::stderr(&warm).contains("the new rules say no"),
+        "{}",
+        common::stderr(&warm)
+    );
+}
+
+/// One slow event (a guard walking a long command) does not hold up the
+/// server's other callers: they are answered warm, not after the client's
+/// silence limit by running the event a second time one-shot.
+#[test]
+fn a_slow_event_does_not_stall_the_other_warm_clients() {
+    let p = Project::new();
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"builtins": {"dangerous_confirmation": {"mode": "deny"}}}).to_string(),
+    );
+    std::fs::create_dir_all(p.path("run")).unwrap();
+    std::fs::set_permissions(p.path("run"), std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    let bash = |command: &str| json!({"session_id": "s", "tool_name": "Bash", "tool_input": {"command": command}});
+    fire(&p, "PreToolUse", true, &[], &bash("ls"));
+    wait_until("a warm server", || !servers(&p, "sock").is_empty());
+    // Seconds of walking for the guard (the walk is slow on long chains).
+    let slow_input = bash(&format!("{}ls", "cd a;".repeat(2000)));
+    let slow = {
+        let mut c = p.command(&["fire", "PreToolUse", "--workdir", "proj", "--warm", "--warm-idle", "30"]);
+        c.env("XDG_RUNTIME_DIR", p.path("run"));
+        let mut child = c.spawn().unwrap();
+        let _ = common::write_stdin(&mut child, slow_input.to_string().as_bytes());
+        child
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    for _ in 0..4 {
+        let quick = fire(&p, "PreToolUse", true, &[], &bash("rm -rf /"));
+        let (out, err, code) = shown(&quick);
+        assert_eq!(code, Some(2), "{out}{err}");
+        assert!(
+            !err.contains("did not answer"),
+            "the quick event waited behind the slow one: {err}"
+        );
+    }
+    let slow = slow.wait_with_output().unwrap();
+    assert!(
+        !common::stderr(&slow).contains("did not answer"),
+        "{}",
+        common::stderr(&slow)
+    );
+}

@@ -384,15 +384,18 @@ fn file_state(path: &Path) -> FileState {
 
 /// The files the long-lived processes of `registry`'s hooks run, resolved
 /// against `workdir` ([`hookshot_registry::process_files`]).
-fn process_files(registry: &Registry, workdir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = registry
-        .hooks()
-        .iter()
-        .flat_map(|h| hookshot_registry::process_files(&h.action, workdir))
-        .collect();
+/// The flag: whether they could all be listed.
+fn process_files(registry: &Registry, workdir: &Path) -> (Vec<PathBuf>, bool) {
+    let mut all = true;
+    let mut out: Vec<PathBuf> = Vec::new();
+    for h in registry.hooks() {
+        let (files, complete) = hookshot_registry::process_files(&h.action, workdir);
+        all &= complete;
+        out.extend(files);
+    }
     out.sort();
     out.dedup();
-    out
+    (out, all)
 }
 
 fn fingerprint(paths: Vec<PathBuf>) -> Fingerprint {
@@ -434,6 +437,9 @@ struct Snapshot {
     /// The files the hooks' long-lived processes run: a server that keeps
     /// those processes restarts them when one changes.
     process_files: Vec<PathBuf>,
+    /// Whether `process_files` is all of them (a folder beside a process's
+    /// program may hold too many to watch).
+    process_files_complete: bool,
     /// Those files as the processes running now were started from.
     processes_from: Fingerprint,
     /// Compiled over code, registry and session hooks.
@@ -527,6 +533,7 @@ impl HookSystem {
                 builtin_problems: Vec::new(),
                 loaded: Vec::new(),
                 process_files: Vec::new(),
+                process_files_complete: true,
                 processes_from: Vec::new(),
                 planner: Arc::default(),
                 canonical_files: std::collections::HashMap::new(),
@@ -586,7 +593,7 @@ impl HookSystem {
             self.load.builtins_from = Some(registry.builtins().to_vec());
         }
         self.load.load_warnings = load_warnings(&registry, &self.load.builtin_problems);
-        self.load.process_files = process_files(&registry, &self.services.workdir);
+        (self.load.process_files, self.load.process_files_complete) = process_files(&registry, &self.services.workdir);
         self.load.registry = registry;
     }
 
@@ -842,6 +849,13 @@ impl HookSystem {
     /// The project directory.
     pub fn workdir(&self) -> &Path {
         &self.services.workdir
+    }
+
+    /// Whether every file its long-lived processes run is watched: when
+    /// not, a server that keeps them alive cannot know they still run what
+    /// a fresh start would, and must not answer for a one-shot `fire`.
+    pub fn watches_every_process_file(&self) -> bool {
+        self.load.process_files_complete
     }
 
     /// The session id hooks see.

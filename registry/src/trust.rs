@@ -204,7 +204,11 @@ fn path_words(command: &str, project: &Path) -> Vec<String> {
 /// files beside each named file (the rules file or module a script keeps
 /// next to itself, read at start): what a fresh start would read
 /// differently.
-pub fn process_files(action: &HookAction, project: &Path) -> Vec<PathBuf> {
+///
+/// The flag is false when a folder holds more than [`MAX_SIBLINGS`] such
+/// files: then not all of what a fresh start reads is listed, and a server
+/// that keeps processes alive cannot tell it is still what one-shot runs.
+pub fn process_files(action: &HookAction, project: &Path) -> (Vec<PathBuf>, bool) {
     let (words, base, program) = match action {
         HookAction::Persistent { process, .. } => (hook_words(action, project), project, process.argv.first()),
         HookAction::McpTool { spawn: Some(s), .. } => (
@@ -212,7 +216,7 @@ pub fn process_files(action: &HookAction, project: &Path) -> Vec<PathBuf> {
             s.cwd.as_deref().unwrap_or(project),
             Some(&s.command),
         ),
-        _ => return Vec::new(),
+        _ => return (Vec::new(), true),
     };
     let mut named: Vec<PathBuf> = words
         .iter()
@@ -237,17 +241,23 @@ pub fn process_files(action: &HookAction, project: &Path) -> Vec<PathBuf> {
         .filter_map(|f| f.parent())
     {
         let Ok(entries) = std::fs::read_dir(dir) else { continue };
-        for e in entries.flatten().take(MAX_SIBLINGS) {
+        let mut beside = 0;
+        for e in entries.flatten() {
             let path = e.path();
             if e.file_type().is_ok_and(|t| t.is_file()) && !runtime_file(&path) && !out.contains(&path) {
+                beside += 1;
+                if beside > MAX_SIBLINGS {
+                    return (out, false);
+                }
                 out.push(path);
             }
         }
     }
-    out
+    (out, true)
 }
 
-/// At most this many files beside one of a process's files are watched.
+/// At most this many files beside one of a process's files are watched;
+/// past it, [`process_files`] says it could not list them all.
 const MAX_SIBLINGS: usize = 256;
 
 /// Files a running process writes beside itself (logs, pid files, locks,

@@ -387,6 +387,18 @@ pub enum Program<'a> {
     Argv(&'a str, &'a [String]),
 }
 
+/// One in-process hook's answer, a panic caught as a crash.
+fn call_in_process(h: &dyn Hook, event: EventKind, input: &Map<String, Value>) -> Result<HookOutput, Failure> {
+    std::panic::catch_unwind(AssertUnwindSafe(|| h.call(event, input))).map_err(|p| {
+        let msg = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        Failure::new(FailureKind::Crash, format!("panicked: {msg}"))
+    })
+}
+
 /// Where and with what environment hooks run.
 #[derive(Debug, Clone, Default)]
 pub struct RunEnv {
@@ -577,23 +589,29 @@ impl Runner {
     }
 
     /// Calls an in-process hook; a panic is the hook's failure, not ours.
-    fn run_in_process(&self, hook: &Arc<HookDef>, name: &str, input: HookInput<'_>) -> HookRecord {
+    async fn run_in_process(&self, hook: &Arc<HookDef>, name: &str, input: HookInput<'_>) -> HookRecord {
         let start = Instant::now();
-        let answer = match self.in_process.get(name) {
-            Some(h) => {
-                std::panic::catch_unwind(AssertUnwindSafe(|| h.call(input.event, input.canonical))).map_err(|p| {
-                    let msg = p
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| p.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "unknown panic".into());
-                    Failure::new(FailureKind::Crash, format!("panicked: {msg}"))
-                })
-            }
-            None => Err(Failure::new(
+        let Some(h) = self.in_process.get(name) else {
+            let failure = Failure::new(
                 FailureKind::Spawn,
                 format!("is not registered (no in-process hook named \"{name}\")"),
-            )),
+            );
+            return HookRecord::from_answer(Arc::clone(hook), start.elapsed(), Err(failure));
+        };
+        // A server answers many callers at once: a built-in's long check
+        // (a huge command to walk) runs on a thread of its own instead of
+        // holding a worker every other event needs. A one-shot fire has
+        // one event, and the call stays on its thread.
+        let answer = if tokio::runtime::Handle::try_current()
+            .is_ok_and(|r| r.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread)
+        {
+            let (h, event, canonical) = (Arc::clone(h), input.event, input.canonical.clone());
+            match tokio::task::spawn_blocking(move || call_in_process(&*h, event, &canonical)).await {
+                Ok(answer) => answer,
+                Err(e) => Err(Failure::new(FailureKind::Crash, format!("its thread failed: {e}"))),
+            }
+        } else {
+            call_in_process(&**h, input.event, input.canonical)
         };
         HookRecord::from_answer(Arc::clone(hook), start.elapsed(), answer)
     }
@@ -943,7 +961,7 @@ impl Runner {
         }
         let gemini_line;
         let command = match &hook.action {
-            HookAction::InProcess { name } => return self.run_in_process(hook, name, input),
+            HookAction::InProcess { name } => return self.run_in_process(hook, name, input).await,
             HookAction::Persistent { process, observe } => {
                 return self
                     .run_persistent(hook, process, observe.as_deref(), input, env, deadline)
