@@ -306,3 +306,61 @@ fn security_scan_reads_the_users_gitleaks_rules() {
     let o = p.fire("BeforeTool", &write("hello"), &[], &[]);
     assert!(stderr(&o).contains("leaves the project"), "{}", stderr(&o));
 }
+
+/// A disk that fills mid-record (here a file size limit) cuts the audit
+/// write short: the half record is cut back, counted as lost and said, and
+/// the next record is a line of its own, not glued to half a line.
+#[test]
+fn a_write_cut_short_by_a_full_disk_loses_no_record_silently() {
+    let p = Project::new();
+    let log = p.path("home/audit.jsonl");
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"builtins": {"audit_log": {"path": log}}}).to_string(),
+    );
+    // Nearly full: 8000 bytes of whole records under an 8 KiB limit.
+    let record = format!("{}\n", json!({"type": "old", "pad": "x".repeat(70)}));
+    std::fs::write(&log, record.repeat(8150 / record.len())).unwrap();
+    let input = json!({"session_id": "s", "tool_name": "Bash",
+        "tool_input": {"command": format!("echo {}", "y".repeat(600))}});
+    let fire = |limited: bool| {
+        let mut c = if limited {
+            // bash counts -f in KiB; an ignored SIGXFSZ makes the write fail
+            // with EFBIG instead of killing the process, as a full disk does.
+            let mut c = p.command(&[]);
+            c.env("BIN", env!("CARGO_BIN_EXE_hookshot"));
+            let mut b = std::process::Command::new("bash");
+            b.args(["-c", "ulimit -f 8; trap '' XFSZ; exec \"$BIN\" fire PreToolUse --workdir proj"]);
+            for (k, v) in c.get_envs() {
+                match v {
+                    Some(v) => b.env(k, v),
+                    None => b.env_remove(k),
+                };
+            }
+            b.current_dir(p.path(""))
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped());
+            b
+        } else {
+            p.command(&["fire", "PreToolUse", "--workdir", "proj"])
+        };
+        let mut child = c.spawn().unwrap();
+        let _ = common::write_stdin(&mut child, input.to_string().as_bytes());
+        child.wait_with_output().unwrap()
+    };
+    let o = fire(true);
+    assert!(stderr(&o).contains("audit_log lost 1 record"), "{}", stderr(&o));
+    let o = fire(false);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&log).unwrap();
+    for (i, line) in text.lines().enumerate() {
+        assert!(
+            serde_json::from_str::<serde_json::Value>(line).is_ok(),
+            "line {} is not a whole record: {line:?}",
+            i + 1
+        );
+    }
+    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(last["event"], "BeforeTool", "the later record is missing: {last}");
+}

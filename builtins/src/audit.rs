@@ -112,6 +112,13 @@ struct Writer {
     pending: u64,
     /// The last write error.
     error: Option<std::io::Error>,
+    /// How long the file is up to its last whole record: a write the disk
+    /// cut short (disk full) is cut back to it, so the next record does not
+    /// glue onto half a line.
+    whole: u64,
+    /// The file may end in half a line (it could not be cut back): the
+    /// next record starts on a line of its own.
+    torn: bool,
 }
 
 impl Writer {
@@ -132,6 +139,7 @@ impl Writer {
             Ok((o, l)) => {
                 self.out = o;
                 self.len = l;
+                self.whole = l;
             }
             Err(e) => self.error = Some(e),
         }
@@ -146,37 +154,60 @@ impl Writer {
                 Ok((o, l)) => {
                     self.out = o;
                     self.len = l;
+                    self.whole = l;
+                    self.torn = false;
                 }
                 Err(e) => self.error = Some(e),
             }
         }
-        match self.out.write_all(line.as_bytes()) {
+        let torn = std::mem::take(&mut self.torn);
+        let written = if torn {
+            self.out.write_all(b"\n").and_then(|()| self.out.write_all(line.as_bytes()))
+        } else {
+            self.out.write_all(line.as_bytes())
+        };
+        match written {
             Ok(()) => {
-                self.len += line.len() as u64;
+                self.len += line.len() as u64 + u64::from(torn);
                 self.pending += 1;
             }
             Err(e) => {
-                self.failed += 1;
-                self.error = Some(e);
+                // This record, and what the buffer held, may be half on
+                // disk: counted, and cut back to the last whole record.
+                self.pending += 1;
+                self.cut_back(e);
             }
         }
     }
 
     fn flush(&mut self) {
         match self.out.flush() {
-            Ok(()) => {}
-            Err(e) => {
-                // What the buffer held is gone; a later flush would retry
-                // the same bytes, so they are dropped and counted.
-                self.failed += self.pending;
-                self.error = Some(e);
-                if let Ok(file) = self.out.get_ref().try_clone() {
-                    let stale = std::mem::replace(&mut self.out, BufWriter::new(file));
-                    let _ = stale.into_parts();
-                }
-            }
+            Ok(()) => self.whole = self.len,
+            Err(e) => self.cut_back(e),
         }
         self.pending = 0;
+    }
+
+    /// After a write the disk refused or cut short: the buffered records
+    /// are counted as not written, and the file is cut back to its last
+    /// whole record (or, failing that, the next record starts a new line).
+    fn cut_back(&mut self, e: std::io::Error) {
+        self.failed += self.pending;
+        self.pending = 0;
+        self.error = Some(e);
+        // A later flush would retry the same bytes: they are dropped.
+        if let Ok(file) = self.out.get_ref().try_clone() {
+            let stale = std::mem::replace(&mut self.out, BufWriter::new(file));
+            let _ = stale.into_parts();
+        }
+        let file = self.out.get_ref();
+        let on_disk = file.metadata().map(|m| m.len()).unwrap_or(u64::MAX);
+        if on_disk > self.whole && file.set_len(self.whole).is_err() {
+            self.torn = true;
+            self.len = on_disk;
+        } else {
+            self.len = self.whole.min(on_disk);
+        }
     }
 
     /// Writes what was lost, and says it on stderr: a record that is not
@@ -215,6 +246,8 @@ impl AuditLog {
                     failed: 0,
                     pending: 0,
                     error: None,
+                    whole: len,
+                    torn: false,
                 };
                 while let Ok(record) = rx.recv() {
                     w.reopen_if_moved();
