@@ -330,7 +330,10 @@ fn a_write_cut_short_by_a_full_disk_loses_no_record_silently() {
             let mut c = p.command(&[]);
             c.env("BIN", env!("CARGO_BIN_EXE_hookshot"));
             let mut b = std::process::Command::new("bash");
-            b.args(["-c", "ulimit -f 8; trap '' XFSZ; exec \"$BIN\" fire PreToolUse --workdir proj"]);
+            b.args([
+                "-c",
+                "ulimit -f 8; trap '' XFSZ; exec \"$BIN\" fire PreToolUse --workdir proj",
+            ]);
             for (k, v) in c.get_envs() {
                 match v {
                     Some(v) => b.env(k, v),
@@ -363,4 +366,38 @@ fn a_write_cut_short_by_a_full_disk_loses_no_record_silently() {
     }
     let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
     assert_eq!(last["event"], "BeforeTool", "the later record is missing: {last}");
+}
+
+/// A tool result nested deeper than hookshot reads cannot be scanned: the
+/// model is given a placeholder instead of it, and the closed policy
+/// blocks; never an exit 1 that lets the secret through.
+#[test]
+fn a_tool_result_too_deep_to_scan_is_withheld() {
+    let secret = "AKIAIOSFODNN7EXAMPLE";
+    let deep = format!(
+        "{{\"session_id\":\"s\",\"tool_name\":\"Bash\",\"tool_input\":{{\"command\":\"ls\"}},\"tool_response\":{}\"{secret}\"{}}}",
+        "[".repeat(1001),
+        "]".repeat(1001)
+    );
+    for (policy, code) in [(None, 0), (Some("closed"), 2)] {
+        let p = Project::new();
+        let mut settings = json!({"builtins": {"security_scan": {"mode": "redact"}}});
+        if let Some(policy) = policy {
+            settings["hooksConfig"] = json!({"onFailure": policy});
+        }
+        p.write("home/.config/hookshot/settings.json", &settings.to_string());
+        let mut child = p
+            .command(&["fire", "PostToolUse", "--workdir", "proj"])
+            .spawn()
+            .unwrap();
+        let _ = common::write_stdin(&mut child, deep.as_bytes());
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(code), "{policy:?}: {}", stderr(&o));
+        let out = stdout(&o);
+        let shown = out["hookSpecificOutput"]["updatedToolOutput"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(shown.contains("withheld"), "{policy:?}: {out}");
+        assert!(!out.to_string().contains(secret));
+    }
 }

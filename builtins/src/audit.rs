@@ -162,7 +162,9 @@ impl Writer {
         }
         let torn = std::mem::take(&mut self.torn);
         let written = if torn {
-            self.out.write_all(b"\n").and_then(|()| self.out.write_all(line.as_bytes()))
+            self.out
+                .write_all(b"\n")
+                .and_then(|()| self.out.write_all(line.as_bytes()))
         } else {
             self.out.write_all(line.as_bytes())
         };

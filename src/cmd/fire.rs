@@ -221,6 +221,28 @@ fn unreadable(
         eprintln!("hookshot: {event} blocked: its input cannot be read, so its hooks could not check it");
         return Ok(2);
     }
+    // A tool's result its hooks cannot read (nested too deep to parse)
+    // would reach the model unscanned: what the model sees of it is
+    // replaced, and the closed policy blocks too.
+    let closed = hooks.failure_policy() == hookshot::FailPolicy::Closed;
+    if hooks.has_hooks(event) && event == EventKind::AfterTool {
+        let mut outcome = hookshot::Outcome::empty(event);
+        outcome.output.tool_result = Some(Value::String(format!(
+            "[withheld by hookshot: the tool's result could not be read, so its hooks could not check it ({why})]"
+        )));
+        if closed {
+            outcome.output.decision = hookshot::Decision::Block;
+            outcome.output.reason = Some(format!("blocked by the closed failure policy: {why}"));
+        }
+        println!("{}", outcome.render(dialect));
+        eprintln!("hookshot: warning: {why}; the tool's result was withheld from the model");
+        return Ok(if closed { 2 } else { 0 });
+    }
+    if closed && hooks.has_hooks(event) && event.can_block() && !event.block_keeps_going() {
+        eprintln!("hookshot: {why}");
+        eprintln!("hookshot: {event} blocked by the closed failure policy: its input cannot be read");
+        return Ok(2);
+    }
     Err(Fail::Usage(why.to_string()))
 }
 
