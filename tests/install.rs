@@ -110,6 +110,52 @@ fn a_read_only_settings_file_is_refused_not_replaced() {
     assert!(text(&out).1.contains("read-only"), "{:?}", text(&out));
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), "{}\n");
     assert_eq!(mode(&settings), 0o444);
+    // Refused before anything is written beside it: no backup, no import.
+    let beside: Vec<String> = std::fs::read_dir(p.path("home/.claude"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(beside, ["settings.json"], "left behind: {beside:?}");
+    let out = install(&p, &["--agent", "claude", "--import"]);
+    assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
+    assert!(!p.path("home/.config/hookshot/imported").exists());
+}
+
+/// A `settings.local.json` a repository planted as a link to its committed
+/// `settings.json` must not make `install --project` write the registration
+/// into the file the team shares.
+#[test]
+fn a_planted_local_settings_link_is_refused() {
+    let p = Project::new();
+    let shared = "{\"permissions\": {\"allow\": [\"Bash(ls)\"]}}\n";
+    let committed = p.write("proj/.claude/settings.json", shared);
+    std::os::unix::fs::symlink("settings.json", p.path("proj/.claude/settings.local.json")).unwrap();
+    let out = install(&p, &["--agent", "claude", "--project", "--workdir", "proj"]);
+    assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
+    assert!(text(&out).1.contains("is a symlink"), "{:?}", text(&out));
+    assert_eq!(std::fs::read_to_string(&committed).unwrap(), shared);
+}
+
+/// `npx hookshot-cli install` inside a repository may run the repository's
+/// own copy (its node_modules): install says so.
+#[test]
+fn install_warns_when_it_runs_from_inside_the_project() {
+    let p = Project::new();
+    let exe = p.path("proj/node_modules/hookshot-cli-linux-x64/bin/hookshot");
+    std::fs::create_dir_all(exe.parent().unwrap()).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_hookshot"), &exe).unwrap();
+    let o = p
+        .command_of(
+            &exe,
+            &["install", "--agent", "claude", "--project", "--workdir", "proj"],
+        )
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{:?}", text(&o));
+    assert!(text(&o).1.contains("runs from inside"), "{:?}", text(&o));
+    let o = install(&p, &["--agent", "claude", "--project", "--workdir", "proj"]);
+    assert!(!text(&o).1.contains("runs from inside"), "{:?}", text(&o));
 }
 
 #[test]
@@ -486,4 +532,29 @@ fn import_never_approves_groups_it_did_not_move() {
         imported.contains("guard.sh") && imported.contains("curl evil"),
         "{imported}"
     );
+}
+
+/// Run from `yarn dlx`, `pnpm dlx` or `bunx`, whose folders are
+/// temporary, install registers the lasting copy (as for npx, uvx and pipx
+/// run), not a path that will be gone and fail every event with 127.
+#[test]
+fn install_from_a_dlx_or_bunx_folder_registers_a_lasting_copy() {
+    for cached in [
+        "tmp/xfs-1a2b3c4d/dlx-4242/node_modules/hookshot-cli-linux-x64/bin/hookshot",
+        "home/.cache/pnpm/dlx/abcdef/node_modules/hookshot-cli-linux-x64/bin/hookshot",
+        "tmp/bunx-0-hookshot-cli@0.1.0/node_modules/hookshot-cli-linux-x64/bin/hookshot",
+    ] {
+        let p = Project::new();
+        let exe = p.path(cached);
+        std::fs::create_dir_all(exe.parent().unwrap()).unwrap();
+        std::fs::copy(env!("CARGO_BIN_EXE_hookshot"), &exe).unwrap();
+        let o = p.command_of(&exe, &["install", "--agent", "claude"]).output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{cached}: {:?}", text(&o));
+        let settings = std::fs::read_to_string(p.path("home/.claude/settings.json")).unwrap();
+        assert!(
+            settings.contains("/.local/share/hookshot/bin/hookshot") && !settings.contains("node_modules"),
+            "{cached}: {settings}"
+        );
+        std::fs::remove_file(&exe).unwrap();
+    }
 }

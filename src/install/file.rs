@@ -250,18 +250,12 @@ pub(crate) fn resolve(path: &Path, confine: Option<&Path>, follow: bool) -> Resu
     Ok(out)
 }
 
-/// Writes `bytes` to `path` safely (see the module's note), keeping the
-/// mode and owner of the file there, or else of `like` (the file a backup
-/// or restore stands for). A read-only file is refused, not replaced.
-pub(crate) fn write(
-    path: &Path,
-    bytes: &[u8],
-    confine: Option<&Path>,
-    follow: bool,
-    like: Option<&Metadata>,
-) -> Result<(), Fail> {
+/// Where a write to `path` would land and what stands there now, or why
+/// [`write`] would refuse it (a folder, a read-only file, a place out of
+/// the project): asked before anything else is written, so a refused file
+/// leaves no backup or import behind.
+pub(crate) fn writable(path: &Path, confine: Option<&Path>, follow: bool) -> Result<(PathBuf, Option<Metadata>), Fail> {
     let target = resolve(path, confine, follow)?;
-    let fail = |e: std::io::Error| usage(path, format!("cannot write: {e}"));
     let now = std::fs::symlink_metadata(&target).ok();
     if let Some(m) = &now {
         if m.is_dir() {
@@ -277,6 +271,21 @@ pub(crate) fn write(
             ));
         }
     }
+    Ok((target, now))
+}
+
+/// Writes `bytes` to `path` safely (see the module's note), keeping the
+/// mode and owner of the file there, or else of `like` (the file a backup
+/// or restore stands for). A read-only file is refused, not replaced.
+pub(crate) fn write(
+    path: &Path,
+    bytes: &[u8],
+    confine: Option<&Path>,
+    follow: bool,
+    like: Option<&Metadata>,
+) -> Result<(), Fail> {
+    let (target, now) = writable(path, confine, follow)?;
+    let fail = |e: std::io::Error| usage(path, format!("cannot write: {e}"));
     let keep = now.as_ref().filter(|m| m.is_file()).or(like);
     let dir = target.parent().unwrap_or(Path::new("/"));
     std::fs::create_dir_all(dir).map_err(fail)?;

@@ -246,13 +246,46 @@ fn this_program() -> Result<String, Fail> {
     Ok(quoted)
 }
 
-/// Whether `exe` lies in a package runner's cache: npm's `_npx`, uv's
-/// `archive-v*` (uvx), pipx's `.cache` (pipx run).
+/// Says so when this program runs from inside the project it installs
+/// into (its `node_modules`, a vendored binary): a repository's own copy
+/// of hookshot can be anything, and it is what would be registered.
+fn warn_if_run_from_inside(scope: &Scope) {
+    let Ok(exe) = std::env::current_exe().and_then(std::fs::canonicalize) else {
+        return;
+    };
+    let project = match scope {
+        Scope::Project(p) => Some(p.clone()),
+        Scope::User { .. } => std::env::current_dir().ok(),
+    };
+    let Some(project) = project.and_then(|p| std::fs::canonicalize(p).ok()) else {
+        return;
+    };
+    // The user's home holds user-wide installs (~/.local, ~/.cargo): only a
+    // folder below it counts as a project.
+    let home = hookshot_core::paths::home().and_then(|h| std::fs::canonicalize(h).ok());
+    if exe.starts_with(&project) && home.as_deref() != Some(project.as_path()) {
+        eprintln!(
+            "hookshot: warning: this hookshot runs from inside {} ({}): a repository's own copy of hookshot can be anything. \
+             Install from outside the project (npx --yes hookshot-cli@{} from another folder), or install it globally",
+            project.display(),
+            exe.display(),
+            env!("CARGO_PKG_VERSION")
+        );
+    }
+}
+
+/// Whether `exe` lies in a package runner's cache or temporary folder:
+/// npm's `_npx`, uv's `archive-v*` (uvx), pipx's `.cache` (pipx run),
+/// pnpm's `dlx` (`pnpm dlx`), yarn's `xfs-*`/`dlx-*` (`yarn dlx`), bun's
+/// `bunx-*` (`bunx`).
 fn in_runner_cache(exe: &Path) -> bool {
     let parts: Vec<&str> = exe.iter().filter_map(|c| c.to_str()).collect();
-    parts.windows(2).any(|w| {
-        w[0] == "_npx" || (w[0] == "uv" && w[1].starts_with("archive-v")) || (w[0] == "pipx" && w[1] == ".cache")
-    })
+    let temporary =
+        |c: &str| c == "_npx" || c == "dlx" || c.starts_with("dlx-") || c.starts_with("bunx-") || c.starts_with("xfs-");
+    parts.iter().any(|c| temporary(c))
+        || parts
+            .windows(2)
+            .any(|w| (w[0] == "uv" && w[1].starts_with("archive-v")) || (w[0] == "pipx" && w[1] == ".cache"))
 }
 
 /// Copies `exe` to `$XDG_DATA_HOME/hookshot/bin/hookshot` (whole, then
@@ -672,9 +705,27 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
     let portable = matches!(scope, Scope::Project(_)) && agent != Agent::Claude;
     let mut left = Vec::new();
     let mut code = 0;
+    warn_if_run_from_inside(&scope);
     for f in agent.files(&scope) {
         // A file install only reads may lie anywhere; one it writes may not.
         let writes = f.register || args.import;
+        // Refused before anything is written beside it (a backup, an import).
+        if writes {
+            file::writable(&f.path, scope.confine(), true)?;
+        }
+        // Claude Code's local settings are the user's own, never committed:
+        // one that is a link (into the project's committed settings, say)
+        // was planted, and writing through it would change a shared file.
+        if writes
+            && matches!(scope, Scope::Project(_))
+            && f.path.file_name().is_some_and(|n| n == "settings.local.json")
+            && std::fs::symlink_metadata(&f.path).is_ok_and(|m| m.file_type().is_symlink())
+        {
+            return Err(Fail::Usage(format!(
+                "{}: is a symlink; Claude Code's local settings are your own file, and hookshot does not write through a link there (it may lead into the project's committed settings). Remove the link and install again; nothing was changed",
+                f.path.display()
+            )));
+        }
         let file = JsonFile::read(&f.path, scope.confine().filter(|_| writes))?;
         let mut doc = file.doc.clone();
         let imported = agent.imported_file(&scope, f.imported);
