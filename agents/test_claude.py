@@ -177,10 +177,13 @@ class ClaudeCode(Scenario):
         ]
         for under in (False, True):
             with self.subTest(under_hookshot=under):
-                place = self.place(settings({}), under)
+                place = self.place(settings({}), False)
                 place.write("project/.claude/settings.json", settings(bash_hook(guard)))
                 if under:
-                    place.hookshot(HOOKSHOT, "trust", "--yes")
+                    # The project's guard moves under hookshot, approved as
+                    # it is (it already ran in the project).
+                    place.hookshot(HOOKSHOT, "install", "--agent", "claude", "--project", "--import")
+                    self.assertNotIn("hook.log", place.read("project/.claude/settings.json"))
                 run = harness.run_claude(place, turns)
                 self.assertEqual(run.rc, 0, run.stderr[-2000:])
                 self.assertTrue(place.exists("project/a.txt") and place.exists("project/b.txt"), run.stdout[-2000:])
