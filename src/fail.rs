@@ -20,10 +20,7 @@ impl Fail {
         };
         // Messages quote settings text and path names: a terminal must not
         // be able to hide any of it. Our own line breaks stay.
-        text.split('\n')
-            .map(hookshot_core::display::escaped)
-            .collect::<Vec<_>>()
-            .join("\n")
+        hookshot_core::display::escaped_lines(&text)
     }
 }
 

@@ -390,11 +390,8 @@ impl tracing::Subscriber for Warnings {
         } else {
             format!(" ({})", text.1.join(", "))
         };
-        let shown: Vec<String> = format!("{}{fields}", text.0)
-            .split('\n')
-            .map(hookshot_core::display::escaped)
-            .collect();
-        eprintln!("hookshot: {level}: {}", shown.join("\n"));
+        let shown = hookshot_core::display::escaped_lines(&format!("{}{fields}", text.0));
+        eprintln!("hookshot: {level}: {shown}");
     }
 
     fn enter(&self, _: &tracing::span::Id) {}

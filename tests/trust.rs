@@ -65,6 +65,7 @@ fn scripts_reached_through_cd_links_quotes_and_escapes_are_covered() {
         ("sh \"./my scripts/x.sh\"", "proj/my scripts/x.sh"),
         ("sh ./my\\ scripts/x.sh", "proj/my scripts/x.sh"),
         ("sh $'./my scripts/x.sh'", "proj/my scripts/x.sh"),
+        ("sh < \"./my scripts/x.sh\"", "proj/my scripts/x.sh"),
     ] {
         let p = project(json!([{"type": "command", "command": command}]));
         p.write(script, "exit 0\n");
@@ -450,6 +451,8 @@ fn code_trust_cannot_bind_is_never_approved_silently() {
         ("node --require=./hook/setup.js x.js", "module"),
         ("CDPATH=/tmp cd tools && ./x.sh", "CDPATH"),
         ("cd .hooks && sudo -u nobody npm test", "package.json"),
+        ("python3 -c 'import guard; guard.main()'", "inline code"),
+        ("node -e \"require('./hook/guard')\"", "inline code"),
     ] {
         let p = project(json!([{"type": "command", "command": command}]));
         std::fs::create_dir_all(p.path("proj/tools")).unwrap();
@@ -476,6 +479,7 @@ fn code_trust_cannot_bind_is_never_approved_silently() {
         "python3 .hooks/guard.py",
         "npm --version",
         "make --version",
+        "python3 -c 'print(1)'",
     ] {
         let p = project(json!([{"type": "command", "command": command}]));
         let o = trust(&p);

@@ -23,6 +23,12 @@ pub fn escaped(text: &str) -> String {
     out
 }
 
+/// [`escaped`] line by line: the line breaks of a message made of several
+/// lines stay, everything else a terminal would hide is written out.
+pub fn escaped_lines(text: &str) -> String {
+    text.split('\n').map(escaped).collect::<Vec<_>>().join("\n")
+}
+
 /// Whether a terminal would show `c` as nothing, as a plain space, or as
 /// an instruction to itself.
 fn hidden(c: char) -> bool {

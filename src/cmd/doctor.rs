@@ -82,7 +82,7 @@ pub(crate) fn run(args: DoctorArgs) -> Result<u8, Fail> {
         let state = if s.trusted { "loaded" } else { "NOT TRUSTED" };
         println!(
             "  {state}: {} ({} settings, {dialect}, {n} hook(s))",
-            s.source.path.display(),
+            hookshot_core::display::escaped_lines(&s.source.path.display().to_string()),
             s.source.kind
         );
     }
@@ -100,7 +100,7 @@ pub(crate) fn run(args: DoctorArgs) -> Result<u8, Fail> {
             continue;
         }
         bad += 1;
-        println!("  NOT LOADED: {}", p.message);
+        println!("  NOT LOADED: {}", hookshot_core::display::escaped_lines(&p.message));
     }
     if reg.loaded().is_empty() && bad == 0 {
         println!("  none found (see `hookshot install --import` or docs/CLI.md for where settings go)");
@@ -128,7 +128,7 @@ pub(crate) fn run(args: DoctorArgs) -> Result<u8, Fail> {
         None => println!("trust store: none (set HOME or XDG_CONFIG_HOME)"),
     }
     for w in reg.warnings() {
-        println!("warning: {w}");
+        println!("warning: {}", hookshot_core::display::escaped_lines(&w.to_string()));
     }
     // A doctor that found sources it could not use says so in its status.
     Ok(u8::from(bad > 0))

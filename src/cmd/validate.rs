@@ -35,7 +35,7 @@ fn validate(files: &[PathBuf], dialect: Option<hookshot::Dialect>, strict: bool)
         match source.parse(bytes) {
             Ok(parsed) => {
                 for w in &parsed.warnings {
-                    eprintln!("warning: {w}");
+                    eprintln!("warning: {}", hookshot_core::display::escaped(&w.to_string()));
                 }
                 if strict && !parsed.warnings.is_empty() {
                     eprintln!("{}: {} warnings (--strict)", f.display(), parsed.warnings.len());
@@ -50,7 +50,11 @@ fn validate(files: &[PathBuf], dialect: Option<hookshot::Dialect>, strict: bool)
                 );
             }
             Err(e) => {
-                eprintln!("{e}");
+                // Diagnostics quote the file's text: nothing in it may
+                // hide from the terminal.
+                for line in e.to_string().lines() {
+                    eprintln!("{}", hookshot_core::display::escaped(line));
+                }
                 return Ok(1);
             }
         }

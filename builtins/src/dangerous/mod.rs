@@ -166,6 +166,16 @@ fn unbindable(argv: &[Arg], is_dir: impl Fn(&Arg) -> bool) -> Option<String> {
         p if shell_interpreter_with_modules(p) && has(&["-m"]) => {
             format!("{program} -m runs a module found on the project's import path")
         }
+        // Code given inline that imports: it finds modules in the folder it
+        // runs in (the project), by the interpreter's own rules.
+        p if (shell_interpreter_with_modules(p) && inline_code(args, &["-c"], &["import"]))
+            || (matches!(p, "node" | "deno" | "bun")
+                && inline_code(args, &["-e", "--eval", "-p", "--print"], &["require", "import"]))
+            || (p == "ruby" && inline_code(args, &["-e"], &["require", "load"]))
+            || (p == "perl" && inline_code(args, &["-e", "-E"], &["require", "use ", "do "])) =>
+        {
+            format!("{program} runs inline code that loads modules from the project's folder")
+        }
         "node" | "deno" | "bun" | "tsx" | "ts-node"
             if has(&["-r", "--require", "--import", "--loader", "--experimental-loader"]) =>
         {
@@ -184,6 +194,15 @@ fn unbindable(argv: &[Arg], is_dir: impl Fn(&Arg) -> bool) -> Option<String> {
         _ => return None,
     };
     Some(why)
+}
+
+/// Whether the code an option in `flags` gives inline mentions one of
+/// `loads` (a module import, a `require`).
+fn inline_code(args: &[Arg], flags: &[&str], loads: &[&str]) -> bool {
+    args.windows(2).any(|w| {
+        w[0].known().is_some_and(|f| flags.contains(&f))
+            && w[1].known().is_some_and(|code| loads.iter().any(|l| code.contains(l)))
+    })
 }
 
 /// Python under its usual names (`python3.12`, `pypy3`).

@@ -735,6 +735,9 @@ impl<'a> Walker<'a> {
                     let targets = self.expand(&w.value, cwd);
                     if writes {
                         self.writes(targets, cwd);
+                    } else {
+                        // What `sh < script` reads: a file it may run.
+                        self.words.extend(targets.into_iter().map(|t| (t, cwd.clone())));
                     }
                 }
                 IoFileRedirectTarget::ProcessSubstitution(_, sub) => {
