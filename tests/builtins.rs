@@ -401,3 +401,60 @@ fn a_tool_result_too_deep_to_scan_is_withheld() {
         assert!(!out.to_string().contains(secret));
     }
 }
+
+/// A typo in a guard's own settings leaves the guards on: the file is
+/// reported (validate names the option), and each built-in it turns on
+/// runs with what could be read; a mode that cannot be read is the
+/// strictest.
+#[test]
+fn a_typo_in_a_guard_s_settings_never_switches_the_guards_off() {
+    for (settings, expect_deny) in [
+        (
+            json!({"builtins": {"dangerous_confirmation": {"mode": "deny", "patern": ["x"]},
+                "security_scan": {"mode": "redact"}}}),
+            true,
+        ),
+        (
+            json!({"builtins": {"dangerous_confirmation": {"mode": "dney"}, "security_scan": true}}),
+            true,
+        ),
+    ] {
+        let p = Project::new();
+        let file = p.write("home/.config/hookshot/settings.json", &settings.to_string());
+        let o = p.command(&["validate", file.to_str().unwrap()]).output().unwrap();
+        assert_eq!(o.status.code(), Some(1), "{settings}");
+        let push = json!({"session_id": "s", "tool_name": "Bash",
+            "tool_input": {"command": "git push --force origin main"}});
+        let mut child = p.command(&["fire", "PreToolUse", "--workdir", "proj"]).spawn().unwrap();
+        let _ = common::write_stdin(&mut child, push.to_string().as_bytes());
+        let o = child.wait_with_output().unwrap();
+        let out = stdout(&o);
+        let decision = out["hookSpecificOutput"]["permissionDecision"]
+            .as_str()
+            .unwrap_or_default();
+        assert_eq!(decision == "deny", expect_deny, "{settings}: {out} {}", stderr(&o));
+        assert!(
+            out["systemMessage"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("settings.json"),
+            "{out}"
+        );
+        let secret = json!({"session_id": "s", "tool_name": "Write",
+            "tool_input": {"file_path": "a.env", "content": "KEY=AKIAIOSFODNN7EXAMPLE"}});
+        let mut child = p.command(&["fire", "PreToolUse", "--workdir", "proj"]).spawn().unwrap();
+        let _ = common::write_stdin(&mut child, secret.to_string().as_bytes());
+        let o = child.wait_with_output().unwrap();
+        assert!(
+            !String::from_utf8_lossy(&o.stdout).contains("AKIAIOSFODNN7EXAMPLE") || o.status.code() == Some(2),
+            "{settings}: the secret passed: {}",
+            String::from_utf8_lossy(&o.stdout)
+        );
+        assert!(
+            String::from_utf8_lossy(&o.stdout).contains("REDACTED") || o.status.code() == Some(2),
+            "{settings}: security_scan is off: {} {}",
+            String::from_utf8_lossy(&o.stdout),
+            stderr(&o)
+        );
+    }
+}

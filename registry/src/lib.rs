@@ -176,6 +176,23 @@ impl Source {
     /// `${extensionPath}`, then the settings themselves. Loading, `hookshot
     /// trust` and `validate` all read a file this one way.
     pub fn parse(&self, bytes: Vec<u8>) -> Result<SettingsFile, Error> {
+        self.parse_text(&self.text_of(bytes)?)
+    }
+
+    fn parse_text(&self, text: &str) -> Result<SettingsFile, Error> {
+        settings::parse_with(&self.path, text, self.kind, &self.context())
+    }
+
+    /// The guards a file that does not parse turns on, as far as they can
+    /// be read ([`settings::salvage_guards`]): a typo in a guard's options
+    /// must not switch the guard off.
+    fn salvage_guards(&self, text: &str) -> Vec<BuiltinSetting> {
+        settings::salvage_guards(&self.path, text, self.kind, &self.context())
+    }
+
+    /// The settings text of the file's bytes: UTF-8, a BOM read past, an
+    /// extension's `${extensionPath}` filled in.
+    fn text_of(&self, bytes: Vec<u8>) -> Result<String, Error> {
         let text = String::from_utf8(bytes).map_err(|e| {
             let offset = e.utf8_error().valid_up_to();
             Error::NotUtf8 {
@@ -202,7 +219,7 @@ impl Source {
         } else {
             text
         };
-        settings::parse_with(&self.path, &text, self.kind, &self.context())
+        Ok(text)
     }
 
     /// The folder trust is bound to (canonical), and the file's path inside
@@ -368,6 +385,7 @@ impl Registry {
         let mut problems = Vec::new();
         let mut untrusted_servers = Vec::new();
         let mut approvals = Vec::new();
+        let mut salvaged = Vec::new();
         for s in ordered {
             let broken = |message: String| SourceProblem {
                 source: s.clone(),
@@ -425,12 +443,27 @@ impl Registry {
                     continue;
                 }
             }
-            match s.parse(bytes) {
+            // The text that was checked is the one read, for the guards of
+            // a broken file too.
+            let parsed = s.text_of(bytes).map(|text| {
+                let parsed = s.parse_text(&text);
+                if parsed.is_err() {
+                    salvaged.extend(s.salvage_guards(&text));
+                }
+                parsed
+            });
+            match parsed.and_then(|p| p) {
                 Ok(parsed) => files.push((s.clone(), parsed, true)),
                 Err(e) => broken_file(e),
             }
         }
         let mut reg = Registry::combine(files, &untrusted_servers);
+        // A trusted file's guards stay on when the file is broken (merged
+        // tighten-only, as every file's built-ins are); the file itself is
+        // reported, and blocks under the closed policy.
+        for guard in salvaged {
+            reg.merge_builtin(guard);
+        }
         reg.problems = problems;
         reg.approvals = Approvals(Arc::new(approvals));
         reg

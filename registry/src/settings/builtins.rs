@@ -72,14 +72,22 @@ impl Parser<'_> {
                     },
                     "mode" => match value.as_str() {
                         Some(m) if modes.contains(&m) => {}
-                        _ => self.error(
-                            &kp,
-                            format!(
-                                "{name} mode must be one of {}, found {}",
-                                modes.join(", "),
-                                describe(value)
-                            ),
-                        ),
+                        _ => {
+                            self.error(
+                                &kp,
+                                format!(
+                                    "{name} mode must be one of {}, found {}; until it is fixed it runs in its strictest mode",
+                                    modes.join(", "),
+                                    describe(value)
+                                ),
+                            );
+                            // A guard whose mode cannot be read guards in
+                            // its strictest (what a broken file keeps on).
+                            if let Some(strictest) = modes.last() {
+                                setting.options.insert(key.clone(), Value::String((*strictest).into()));
+                            }
+                            continue;
+                        }
                     },
                     "path" => self.audit_path(&kp, value),
                     "max_bytes" => self.bounded(&kp, value, AUDIT_MAX_BYTES, "bytes"),
@@ -105,7 +113,9 @@ impl Parser<'_> {
             if name == "audit_log" && !cfg.contains_key("path") && setting.on {
                 self.error(&ptr, "missing \"path\": where to write the audit log");
             }
-            if self.errors.len() == before {
+            // With errors the file does not load, but a guard it turns on
+            // stays on with what could be read ([`super::salvage_guards`]).
+            if self.errors.len() == before || setting.on {
                 self.out.builtins.push(setting);
             }
         }

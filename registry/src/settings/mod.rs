@@ -113,11 +113,47 @@ pub struct Context {
 /// [`parse`] with what the file's place says about it.
 pub fn parse_with(path: &Path, text: &str, source: SourceKind, cx: &Context) -> Result<SettingsFile, Error> {
     let looks_yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
-    let looks_toml = matches!(path.extension().and_then(|e| e.to_str()), Some("toml"));
     if path.file_name().is_some_and(|n| n == ".claude.json") {
         return claude_state(path, text, source, cx);
     }
-    let (value, positions) = if looks_yaml {
+    let (value, positions) = front_end(path, text, cx)?;
+    run_parser(path, &value, &positions, source, cx, looks_yaml)
+}
+
+/// The guards a file that does not load turns on, with the options that
+/// could be read (a mode that could not, in its strictest): a typo in a
+/// guard's settings must not switch the guard off. Audit logs and hooks
+/// are not kept from such a file; the file is still reported broken.
+pub fn salvage_guards(path: &Path, text: &str, source: SourceKind, cx: &Context) -> Vec<BuiltinSetting> {
+    let Ok((value, positions)) = front_end(path, text, cx) else {
+        return Vec::new();
+    };
+    let Some(builtins) = value.get("builtins").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let mut p = Parser {
+        path,
+        positions: &positions,
+        source,
+        cx,
+        yaml: false,
+        errors: Vec::new(),
+        out: SettingsFile::default(),
+    };
+    p.builtins(builtins);
+    p.out
+        .builtins
+        .into_iter()
+        .filter(|b| b.on && b.name != "audit_log")
+        .collect()
+}
+
+/// A settings text as a JSON value with its position index, by the file's
+/// kind: YAML, TOML, or JSON (with gemini-cli's comments).
+fn front_end(path: &Path, text: &str, cx: &Context) -> Result<(Value, Positions), Error> {
+    let looks_yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
+    let looks_toml = matches!(path.extension().and_then(|e| e.to_str()), Some("toml"));
+    Ok(if looks_yaml {
         crate::yaml::parse(path, text)?
     } else if looks_toml {
         crate::toml::parse(path, text)?
@@ -143,8 +179,7 @@ pub fn parse_with(path: &Path, text: &str, source: SourceKind, cx: &Context) -> 
         })?;
         let positions = Positions::of_json(text);
         (value, positions)
-    };
-    run_parser(path, &value, &positions, source, cx, looks_yaml)
+    })
 }
 
 /// `text` with its `//` and `/* */` comments (outside strings) replaced by
