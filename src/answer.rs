@@ -34,12 +34,16 @@ impl Answer {
         }
     }
 
+    /// Prints the answer. A stream the agent closed is no reason to lose
+    /// the exit code, which carries a block too: write errors are ignored.
     pub(crate) fn print(&self) {
+        use std::io::Write;
         if !self.stdout.is_empty() {
-            println!("{}", self.stdout);
+            let _ = writeln!(std::io::stdout(), "{}", self.stdout);
         }
+        let mut err = std::io::stderr();
         for line in &self.stderr {
-            eprintln!("{line}");
+            let _ = writeln!(err, "{line}");
         }
     }
 }

@@ -113,6 +113,25 @@ enum Command {
     WarmServer(warm::ServerArgs),
 }
 
+/// Makes a write to a closed standard output end the process with 0 and
+/// no message (the reader has what it wanted); other panics are reported
+/// as before.
+fn quiet_on_closed_stdout() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let text = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if text.starts_with("failed printing to stdout") && text.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        report(info);
+    }));
+}
+
 fn main() -> ExitCode {
     // Usage errors exit 1, never clap's 2: an agent reads 2 from a hook as
     // "block", with the usage text as the reason.
@@ -123,6 +142,16 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 1 } else { 0 });
         }
     };
+    // `hookshot doctor | head -1`: a reader that stopped reading ends the
+    // listing quietly, as ripgrep and uv do, instead of a panic (exit 101).
+    // A fire keeps its exit code instead (its answer's writes ignore the
+    // error), since that code carries a block.
+    if !matches!(
+        cli.command,
+        Command::Fire(_) | Command::Serve(_) | Command::WarmServer(_)
+    ) {
+        quiet_on_closed_stdout();
+    }
     let telemetry = init_logging(cli.global.log_format);
     // A fire reads its input and loads its hooks before the runtime exists:
     // one that starts nothing (no hook matches, the usual tool call) needs

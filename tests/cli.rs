@@ -728,3 +728,29 @@ fn a_process_hooks_protocol_noise_is_a_warning_without_rust_log_and_a_log_line_w
     );
     assert!(run(Some("error")).lines().all(|l| !l.contains("skipped a line")));
 }
+
+/// `hookshot doctor | head -1`: a reader that stops reading ends a listing
+/// quietly (exit 0, no panic); a fire whose stdout the agent closed still
+/// exits with its answer's code, which carries a block.
+#[test]
+fn a_closed_stdout_ends_quietly_and_a_fire_keeps_its_code() {
+    let p = common::Project::new();
+    p.write(
+        "home/.config/hookshot/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "cat >/dev/null; echo no >&2; exit 2"}]}]}}"#,
+    );
+    for args in [&["doctor"][..], &["list", "--workdir", "proj"], &["schema"], &["man"]] {
+        let mut child = p.command(args).spawn().unwrap();
+        drop(child.stdout.take());
+        drop(child.stdin.take());
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_ne!(o.status.code(), Some(101), "{args:?}: {err}");
+    }
+    let mut child = p.command(&["fire", "PreToolUse", "--workdir", "proj"]).spawn().unwrap();
+    drop(child.stdout.take());
+    let _ = common::write_stdin(&mut child, br#"{"tool_name": "Bash", "tool_input": {"command": "ls"}}"#);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+}
