@@ -366,6 +366,8 @@ fn a_write_cut_short_by_a_full_disk_loses_no_record_silently() {
     }
     let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
     assert_eq!(last["event"], "BeforeTool", "the later record is missing: {last}");
+    // The agent's session, not a new id per hookshot process.
+    assert_eq!(last["session_id"], "s", "{last}");
 }
 
 /// A tool result nested deeper than hookshot reads cannot be scanned: the

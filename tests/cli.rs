@@ -754,3 +754,26 @@ fn a_closed_stdout_ends_quietly_and_a_fire_keeps_its_code() {
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+/// A file that only turns built-ins on: `list` and `validate` say they are
+/// on, not "no hooks".
+#[test]
+fn list_and_validate_name_the_built_ins_a_file_turns_on() {
+    let p = common::Project::new();
+    let file = p.write(
+        "home/.config/hookshot/settings.json",
+        r#"{"builtins": {"dangerous_confirmation": {"mode": "deny"}, "security_scan": true}}"#,
+    );
+    let o = p.command(&["list", "--workdir", "proj"]).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("built-in on: dangerous_confirmation") && out.contains("built-in on: security_scan"),
+        "{out}"
+    );
+    let o = p.command(&["validate", file.to_str().unwrap()]).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("built-in dangerous_confirmation on") && out.contains("built-in security_scan on"),
+        "{out}"
+    );
+}

@@ -1127,8 +1127,9 @@ impl HookSystem {
         span.record("decision", tracing::field::debug(outcome.output.decision));
         self.services.metrics.record(&outcome.records);
         if let Some(audit) = &self.load.audit {
+            // The agent's session, as the docs promise, not this process's.
             audit.record(
-                &self.services.session_id,
+                &self.session_of(&input),
                 &input,
                 &outcome,
                 start.elapsed().as_secs_f64() * 1000.0,

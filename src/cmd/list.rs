@@ -32,10 +32,24 @@ fn list(hooks: &HookSystem, as_json: bool) {
             .map_err(std::io::Error::from)
             .and_then(|()| writeln!(out))
     } else {
-        write_list(&mut out, &rows)
+        write_builtins(&mut out, hooks).and_then(|()| write_list(&mut out, &rows))
     };
     // A closed pipe (`hookshot list | head`) ends the listing, not the process.
     let _ = written.and_then(|()| out.flush());
+}
+
+/// The built-ins trusted files turned on, where each was set: hooks too,
+/// though no settings entry of the event lists them.
+fn write_builtins(out: &mut impl Write, hooks: &HookSystem) -> std::io::Result<()> {
+    for b in hooks.registry().builtins() {
+        writeln!(
+            out,
+            "built-in on: {} (set at {})",
+            b.name,
+            hookshot_core::display::escaped(&b.at.to_string())
+        )?;
+    }
+    Ok(())
 }
 
 fn write_list(out: &mut impl Write, rows: &[Listed<'_>]) -> std::io::Result<()> {
@@ -55,7 +69,7 @@ fn write_list(out: &mut impl Write, rows: &[Listed<'_>]) -> std::io::Result<()> 
     }
     let rows = hooks;
     if rows.is_empty() {
-        return writeln!(out, "no hooks");
+        return writeln!(out, "no hooks in settings");
     }
     // Events in the order they first appear, each with its hooks.
     let mut events: Vec<EventKind> = Vec::new();

@@ -41,13 +41,15 @@ fn validate(files: &[PathBuf], dialect: Option<hookshot::Dialect>, strict: bool)
                     eprintln!("{}: {} warnings (--strict)", f.display(), parsed.warnings.len());
                     return Ok(1);
                 }
-                let dialect = parsed.dialect.map_or("no hooks", |d| d.as_str());
                 let n = parsed.hooks.len();
-                println!(
-                    "{}: ok ({dialect}, {n} hook{})",
-                    f.display(),
-                    if n == 1 { "" } else { "s" }
-                );
+                let mut said = vec![format!("{n} hook{}", if n == 1 { "" } else { "s" })];
+                if let Some(d) = parsed.dialect {
+                    said.insert(0, d.as_str().to_string());
+                }
+                for b in &parsed.builtins {
+                    said.push(format!("built-in {} {}", b.name, if b.on { "on" } else { "off" }));
+                }
+                println!("{}: ok ({})", f.display(), said.join(", "));
             }
             Err(e) => {
                 // Diagnostics quote the file's text: nothing in it may
