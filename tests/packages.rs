@@ -49,6 +49,11 @@ fn one(ext: &str, prefix: &str) -> PathBuf {
         .unwrap_or_else(|| panic!("no {prefix}*{ext} in the packages"))
 }
 
+/// `./NAME` of a package in the packages folder.
+fn relative(package: &Path) -> String {
+    format!("./{}", package.file_name().unwrap().to_string_lossy())
+}
+
 /// PATH for a user who installed the package and nothing of Rust's.
 fn user_path(bin: &Path) -> String {
     format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display())
@@ -136,8 +141,11 @@ fn the_npm_packages_install_and_register_the_native_binary() {
             "--prefix",
         ])
         .arg(prefix.path())
-        .arg(one(".tgz", "hookshot-cli-0"))
-        .arg(one(".tgz", "hookshot-cli-linux-"))
+        // As the README says: relative paths starting with `./` (npm reads
+        // `dist/x.tgz` as a GitHub repository).
+        .arg(relative(&one(".tgz", "hookshot-cli-0")))
+        .arg(relative(&one(".tgz", "hookshot-cli-linux-")))
+        .current_dir(packages())
         .output()
         .expect("npm is installed (Node.js)");
     assert!(
@@ -174,7 +182,8 @@ fn the_wheel_installs_into_a_venv() {
     run(Command::new("python3").args(["-m", "venv"]).arg(venv.path()));
     run(Command::new(venv.path().join("bin/pip"))
         .args(["install", "--no-index", "--quiet", "--disable-pip-version-check"])
-        .arg(one(".whl", "hookshot_cli-")));
+        .arg(relative(&one(".whl", "hookshot_cli-")))
+        .current_dir(packages()));
     let bin = venv.path().join("bin");
     let program = used_like_a_user(&bin.join("hookshot"), &bin);
     assert_eq!(

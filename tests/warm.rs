@@ -464,11 +464,11 @@ fn a_stopped_server_costs_seconds_and_a_silent_connection_does_not_keep_it() {
     assert!(common::stderr(&stopped).contains("secrets are off limits"));
 }
 
-#[test]
-fn a_process_hook_s_rules_file_beside_it_changed_is_seen_as_one_shot_sees_it() {
+/// A picoclaw project whose guard reads its reason from `rules.txt` beside
+/// it, at start ("the old rules say no").
+fn rules_guard() -> Project {
     let p = Project::new();
     picoclaw(&p, "unused");
-    // The guard reads its reason from a rules file beside it, at start.
     let guard = guard("REASON").replace("\"REASON\"", "RULES").replacen(
         "import json, sys\n",
         "import json, sys\nRULES = open(\"rules.txt\").read().strip()\n",
@@ -476,6 +476,12 @@ fn a_process_hook_s_rules_file_beside_it_changed_is_seen_as_one_shot_sees_it() {
     );
     p.write("proj/guard.py", &guard);
     p.write("proj/rules.txt", "the old rules say no\n");
+    p
+}
+
+#[test]
+fn a_process_hook_s_rules_file_beside_it_changed_is_seen_as_one_shot_sees_it() {
+    let p = rules_guard();
     let settings = ["--settings", "proj/config.json"];
     fire(&p, "before_tool", true, &settings, &write_to("secrets/k"));
     wait_until("a warm server", || !servers(&p, "sock").is_empty());
@@ -785,15 +791,7 @@ fn a_warm_server_s_audit_log_follows_logrotate() {
 /// them is seen.
 #[test]
 fn too_many_files_beside_a_process_hook_never_make_warm_differ() {
-    let p = Project::new();
-    picoclaw(&p, "unused");
-    let guard = guard("REASON").replace("\"REASON\"", "RULES").replacen(
-        "import json, sys\n",
-        "import json, sys\nRULES = open(\"rules.txt\").read().strip()\n",
-        1,
-    );
-    p.write("proj/guard.py", &guard);
-    p.write("proj/rules.txt", "the old rules say no\n");
+    let p = rules_guard();
     // Far more than a server watches: wherever the directory lists
     // rules.txt, it is past the cap almost always.
     for i in 0..3000 {
