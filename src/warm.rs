@@ -433,6 +433,9 @@ impl Server {
         hooks.set_background(hookshot::BackgroundMode::Elsewhere, hookshot::background::spool::dir());
         // The client checked that it runs under no hookshot.
         hooks.set_nesting(hookshot::nesting::Nesting::default());
+        // A guard's long check must not hold up its own keepalives (the
+        // client would run the event a second time) or other callers.
+        hooks.call_in_process_hooks_apart();
         let (hooks, named) = with_named(hooks);
         systems.push((host, Arc::clone(&hooks), Arc::clone(&named)));
         Ok((hooks, named))

@@ -851,6 +851,14 @@ impl HookSystem {
         &self.services.workdir
     }
 
+    /// Calls in-process hooks (the built-ins) apart from the event's task,
+    /// on the blocking pool: for a server whose other events and
+    /// keepalives must not wait behind one long check
+    /// ([`hookshot_runner::Runner::call_in_process_apart`]).
+    pub fn call_in_process_hooks_apart(&self) {
+        self.services.runner.call_in_process_apart();
+    }
+
     /// Whether every file its long-lived processes run is watched: when
     /// not, a server that keeps them alive cannot know they still run what
     /// a fresh start would, and must not answer for a one-shot `fire`.

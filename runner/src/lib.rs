@@ -506,6 +506,8 @@ pub struct Runner {
     processes: Arc<ProcessPool>,
     mcp: Arc<mcp::McpPool>,
     model: Option<Arc<dyn ModelClient>>,
+    /// Call in-process hooks on the blocking pool ([`Runner::call_in_process_apart`]).
+    in_process_apart: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Default for Runner {
@@ -552,7 +554,18 @@ impl Runner {
             processes: Arc::new(ProcessPool::default()),
             mcp: Arc::default(),
             model: None,
+            in_process_apart: Arc::default(),
         }
+    }
+
+    /// From now on, in-process hooks (the built-ins) are called on the
+    /// blocking pool instead of the task that runs the event: for a server
+    /// whose every event must keep answering (the warm server's keepalives,
+    /// other callers' events) while one guard takes long. It costs each
+    /// call a hand-off and a copy of the input, which a pipelined sidecar
+    /// (`serve`: half its throughput) and a one-shot fire do not pay.
+    pub fn call_in_process_apart(&self) {
+        self.in_process_apart.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Starts afresh with no persistent process or MCP server: for a load
@@ -598,13 +611,8 @@ impl Runner {
             );
             return HookRecord::from_answer(Arc::clone(hook), start.elapsed(), Err(failure));
         };
-        // A server answers many callers at once: a built-in's long check
-        // (a huge command to walk) runs on a thread of its own instead of
-        // holding a worker every other event needs. A one-shot fire has
-        // one event, and the call stays on its thread.
-        let answer = if tokio::runtime::Handle::try_current()
-            .is_ok_and(|r| r.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread)
-        {
+        // See [`Runner::call_in_process_apart`].
+        let answer = if self.in_process_apart.load(std::sync::atomic::Ordering::Relaxed) {
             let (h, event, canonical) = (Arc::clone(h), input.event, input.canonical.clone());
             match tokio::task::spawn_blocking(move || call_in_process(&*h, event, &canonical)).await {
                 Ok(answer) => answer,
