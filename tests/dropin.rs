@@ -1018,3 +1018,28 @@ fn a_login_shell_profile_does_not_turn_a_codex_deny_into_an_allow() {
     assert!(answer.contains("guard says no"), "the deny was lost: {answer}");
     assert!(answer.contains("before its JSON answer"), "{answer}");
 }
+
+/// Never less strict than gemini-cli: it reads a hook's JSON whatever its
+/// exit code (on stdout, else on stderr) and takes text with a code other
+/// than 0 or 1 as a denial; where gemini-cli would stop the tool, so does
+/// hookshot.
+#[test]
+fn a_gemini_hook_blocks_wherever_gemini_cli_would() {
+    let deny = r#"{"decision": "deny", "reason": "gemini says no"}"#;
+    for command in [
+        format!("cat >/dev/null; echo '{deny}'; exit 1"),
+        format!("cat >/dev/null; echo '{deny}' >&2"),
+        "cat >/dev/null; echo 'gemini says no' >&2; exit 3".to_string(),
+    ] {
+        let p = Project::new();
+        p.write(
+            "proj/.gemini/settings.json",
+            &json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "name": "g", "command": command}]}]}})
+                .to_string(),
+        );
+        let input = json!({"session_id": "s", "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
+        let o = p.fire("BeforeTool", &input, &[], &[]);
+        assert_eq!(o.status.code(), Some(2), "{command}: {}", stderr(&o));
+        assert!(stderr(&o).contains("gemini says no"), "{command}: {}", stderr(&o));
+    }
+}

@@ -227,9 +227,16 @@ fn the_closed_policy_blocks_on_every_failure_and_names_it() {
             reason.contains("guard") || reason.contains("hooks.json"),
             "{what}: {reason}"
         );
-        // Under the default open policy it is a warning the agent shows.
+        // Under the default open policy it is a warning the agent shows;
+        // but a gemini-cli hook that exits with text (the shell's "No such
+        // file") is a denial, as gemini-cli itself reads it.
         let s = Sandbox::new();
         let o = s.fire_settings("PreToolUse", "hooks.json", &settings);
+        if what == "not startable" {
+            assert_eq!(o.status.code(), Some(2), "{what}: {}", stderr(&o));
+            assert!(stderr(&o).contains("/nonexistent/guard"), "{what}: {}", stderr(&o));
+            continue;
+        }
         assert_eq!(o.status.code(), Some(0), "{what}: {}", stderr(&o));
         assert!(shown(&o).contains("hookshot warning"), "{what}: {}", shown(&o));
     }

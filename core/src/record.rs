@@ -159,8 +159,8 @@ impl HookRecord {
                         captured.stdout.len()
                     ),
                 ),
-                Some(0) => match read_success(&captured.stdout, &hook) {
-                    Ok(out) => match glued_answer(&captured.stdout) {
+                Some(0) => match read_success(answer_text(&captured, &hook), &hook) {
+                    Ok(out) => match glued_answer(answer_text(&captured, &hook)) {
                         // Text then a JSON object: a login shell's profile
                         // (Codex starts hooks as `$SHELL -lc`) printed before
                         // the hook's answer. Never a silent allow: a verdict
@@ -193,6 +193,35 @@ impl HookRecord {
                     read_block(&captured, || format!("blocked by hook {label} (exit code 2)")),
                     None,
                 ),
+                // gemini-cli reads any other exit's answer too: JSON (on
+                // stdout, else stderr) is the answer whatever the code, and
+                // text with a code other than 1 is a denial. Never less
+                // strict than gemini-cli: the same is done here, and the
+                // exit is still a failure the user is told of.
+                Some(code) if hook.dialect == Dialect::Gemini => {
+                    let text = answer_text(&captured, &hook).trim();
+                    let exited = Failure::new(FailureKind::Crash, format!("exited with code {code}"));
+                    match parse_gemini_object(text) {
+                        Some(obj) => match HookOutput::from_json_checked(&obj) {
+                            Ok(out) => (out, Some(exited)),
+                            Err(why) => failed(FailureKind::Protocol, why),
+                        },
+                        // Where a block means "keep working", a failure
+                        // is a warning: the agent would loop.
+                        None if code == 1 || text.is_empty() || hook.event.block_keeps_going() => {
+                            let detail = first_line(text).map(|l| format!(": {l}")).unwrap_or_default();
+                            failed(FailureKind::Crash, format!("exited with code {code}{detail}"))
+                        }
+                        None => (
+                            HookOutput {
+                                decision: Decision::Block,
+                                reason: Some(text.to_string()),
+                                ..HookOutput::default()
+                            },
+                            Some(exited),
+                        ),
+                    }
+                }
                 // A worktree hook that fails fails the creation or removal.
                 Some(code)
                     if hook.dialect == Dialect::Claude
@@ -336,7 +365,12 @@ fn read_success(stdout: &str, hook: &HookDef) -> Result<HookOutput, String> {
         out.extra.insert("worktreePath".into(), Value::String(path));
         return Ok(out);
     }
-    match parse_object(text) {
+    let object = if hook.dialect == Dialect::Gemini {
+        parse_gemini_object(text)
+    } else {
+        parse_object(text)
+    };
+    match object {
         Some(obj) => HookOutput::from_json_checked(&obj),
         None if hook.dialect == Dialect::Claude => Ok(HookOutput {
             additional_context: hook.event.plain_stdout_is_context().then(|| text.to_string()),
@@ -347,6 +381,25 @@ fn read_success(stdout: &str, hook: &HookDef) -> Result<HookOutput, String> {
             ..HookOutput::default()
         }),
     }
+}
+
+/// What a hook answered: its stdout, or for a gemini-cli hook whose stdout
+/// is empty its stderr (gemini-cli reads that instead).
+fn answer_text<'a>(c: &'a Captured, hook: &HookDef) -> &'a str {
+    if hook.dialect == Dialect::Gemini && c.stdout.trim().is_empty() {
+        &c.stderr
+    } else {
+        &c.stdout
+    }
+}
+
+/// A JSON object as gemini-cli reads one: also when it is a JSON string
+/// holding an object (double-encoded).
+fn parse_gemini_object(text: &str) -> Option<serde_json::Map<String, Value>> {
+    parse_object(text).or_else(|| match serde_json::from_str::<Value>(text) {
+        Ok(Value::String(inner)) => parse_object(&inner),
+        _ => None,
+    })
 }
 
 /// The answer in `stdout` when it is text followed by a JSON object on
@@ -605,5 +658,55 @@ mod tests {
         // One JSON object, or plain text: as before, no warning.
         assert!(run(0, deny, "").warning().is_none());
         assert!(run(0, "all good {not json}", "").warning().is_none());
+    }
+
+    /// gemini-cli reads a hook's answer whatever its exit code: JSON on
+    /// stdout, else on stderr, is the answer; text with a code other than
+    /// 0 or 1 is a denial. hookshot blocks wherever gemini-cli would.
+    #[test]
+    fn a_gemini_hook_is_read_as_gemini_cli_reads_it() {
+        let gemini = |code: i32, stdout: &str, stderr: &str| {
+            let def = HookDef {
+                dialect: Dialect::Gemini,
+                ..(*hook(FailPolicy::Open)).clone()
+            };
+            HookRecord::interpret(Arc::new(def), ended(code, stdout, stderr))
+        };
+        assert_eq!(
+            hook(FailPolicy::Open).dialect,
+            Dialect::Gemini,
+            "run() reads as gemini-cli"
+        );
+        let deny = r#"{"decision": "deny", "reason": "gemini says no"}"#;
+        for (code, out, err) in [
+            (1, deny, ""),
+            (3, deny, ""),
+            (0, "", deny),
+            (1, "", deny),
+            (0, &serde_json::to_string(deny).unwrap(), ""),
+            (3, "", "not allowed here"),
+            (127, "", "sh: guard: not found"),
+            (5, "plain text", ""),
+        ] {
+            let r = gemini(code, out, err);
+            assert!(
+                r.output.decision.is_block(),
+                "exit {code} {out:?} {err:?}: {:?}",
+                r.output
+            );
+        }
+        // Exit 1 with text is a warning, as in gemini-cli; so is silence.
+        for (code, out) in [(1, "just text"), (3, "")] {
+            let r = gemini(code, out, "");
+            assert!(!r.output.decision.is_block(), "exit {code} {out:?}");
+            assert!(r.warning().is_some());
+        }
+        // Claude Code's rules stay Claude Code's: exit 3 is an error.
+        let claude = HookDef {
+            dialect: Dialect::Claude,
+            ..(*hook(FailPolicy::Open)).clone()
+        };
+        let r = HookRecord::interpret(Arc::new(claude), ended(3, deny, ""));
+        assert!(!r.output.decision.is_block());
     }
 }
