@@ -192,7 +192,7 @@ fn jcli_yaml_parses() {
 fn all_errors_of_a_file_are_reported() {
     let text = r#"{"hooks": {
   "BeforTool": [],
-  "AfterTool": [{"matcher": "(", "hooks": [{"type": "command"}]}]
+  "AfterTool": [{"matcher": "(?!R)(a+)+$", "hooks": [{"type": "command"}]}]
 }}"#;
     let msg = errors("bad.json", text);
     assert!(
@@ -200,10 +200,30 @@ fn all_errors_of_a_file_are_reported() {
         "{msg}"
     );
     assert!(
-        msg.contains("bad.json:3:29: /hooks/AfterTool/0/matcher: invalid matcher regex"),
+        msg.contains("bad.json:3:29: /hooks/AfterTool/0/matcher: matcher regex \"(?!R)(a+)+$\" repeats a group"),
         "{msg}"
     );
     assert!(msg.contains("missing \"command\""), "{msg}");
+}
+
+/// A matcher JavaScript cannot read is compared with the tool name as plain
+/// text by gemini-cli: so it is here, with a warning, and the file loads.
+#[test]
+fn a_gemini_matcher_that_is_no_regex_is_a_name() {
+    let f = parse_str(
+        "g.json",
+        r#"{"hooks": {"BeforeTool": [{"matcher": "run_shell_command(", "hooks": [{"type": "command", "command": "x"}]}]}}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        f.hooks[0].matcher,
+        MatcherSpec::Exact(vec!["run_shell_command(".into()])
+    );
+    assert!(
+        f.warnings.iter().any(|w| w.to_string().contains("plain text")),
+        "{:?}",
+        f.warnings
+    );
 }
 
 #[test]
@@ -340,7 +360,10 @@ fn bad_gemini_files() {
         ("group not an object", h("\"write_file\"")),
         ("group without hooks", h("{\"matcher\": \"write_file\"}")),
         ("misspelt group key", h("{\"matchr\": \"x\", \"hooks\": []}")),
-        ("invalid regex", h("{\"matcher\": \"write_file(\", \"hooks\": []}")),
+        (
+            "regex a JavaScript engine would take exponential time on",
+            h("{\"matcher\": \"(?!Read)(a+)+$\", \"hooks\": []}"),
+        ),
         ("matcher not a string", h("{\"matcher\": 3, \"hooks\": []}")),
         (
             "sequential not a boolean",

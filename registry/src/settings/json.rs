@@ -325,6 +325,18 @@ impl Parser<'_> {
                 }
                 match compile_matcher(m, dialect, event, flavour_of(dialect, self.path)) {
                     Ok(spec) => spec,
+                    // gemini-cli compares a matcher that is no regex with
+                    // the tool name as a string: the hook keeps guarding
+                    // that name, and the mistake is said.
+                    Err(e) if dialect == Dialect::Gemini && super::matcher::javascript_rejects(m) => {
+                        self.warn(
+                            &mp,
+                            format!(
+                                "{e}; gemini-cli compares it with the tool name as plain text, and so does hookshot"
+                            ),
+                        );
+                        MatcherSpec::Exact(vec![m.trim().to_string()])
+                    }
                     Err(e) => {
                         self.error(&mp, e);
                         MatcherSpec::Any

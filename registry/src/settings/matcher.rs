@@ -111,6 +111,12 @@ fn tool_arg_filters(m: &str) -> Result<Option<Vec<(String, String)>>, String> {
     Ok(Some(out))
 }
 
+/// Whether JavaScript's `new RegExp(m)` throws: gemini-cli then compares
+/// the matcher with the tool name as plain text.
+pub(crate) fn javascript_rejects(m: &str) -> bool {
+    regress::Regex::with_flags(m.trim(), "").is_err()
+}
+
 /// A regex tested anywhere in the target, in `flavour`. A JavaScript
 /// pattern the `regex` crate reads the same way runs there (linear time,
 /// in one set with the others); any other runs on an ECMAScript engine.
