@@ -1043,3 +1043,33 @@ fn a_gemini_hook_blocks_wherever_gemini_cli_would() {
         assert!(stderr(&o).contains("gemini says no"), "{command}: {}", stderr(&o));
     }
 }
+
+/// gemini-cli runs a hook once per `name:command`: two hooks sharing a name
+/// with other commands both run (the second may be the guard), while the
+/// same name and command in two files runs once.
+#[test]
+fn gemini_hooks_of_one_name_and_other_commands_both_run() {
+    let p = Project::new();
+    p.write(
+        "proj/.gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"hooks": [
+            {"type": "command", "name": "guard", "command": "cat >/dev/null; echo a >> ../ran"},
+            {"type": "command", "name": "guard", "command": "cat >/dev/null; echo 'second says no' >&2; exit 2"}]}]}})
+        .to_string(),
+    );
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"hooks": [
+            {"type": "command", "name": "guard", "command": "cat >/dev/null; echo a >> ../ran"}]}]}})
+        .to_string(),
+    );
+    let input = json!({"session_id": "s", "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
+    let o = p.fire("BeforeTool", &input, &[], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("second says no"), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(p.path("ran")).unwrap(),
+        "a\n",
+        "the same name and command ran twice"
+    );
+}

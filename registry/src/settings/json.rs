@@ -615,7 +615,16 @@ impl Parser<'_> {
         if !enabled {
             return None;
         }
-        let identity = name.clone().unwrap_or_else(|| match &action {
+        // gemini-cli runs a hook once per `name:command`: two hooks of one
+        // name with other commands both run there, and so here.
+        let gemini_key = (dialect == Dialect::Gemini)
+            .then_some(name.as_ref())
+            .flatten()
+            .map(|n| match &action {
+                HookAction::Command { command } => format!("{n}:{command}"),
+                _ => format!("{n}:"),
+            });
+        let identity = gemini_key.or_else(|| name.clone()).unwrap_or_else(|| match &action {
             HookAction::Command { command } => command.clone(),
             HookAction::Exec { program, args } => std::iter::once(program)
                 .chain(args)
