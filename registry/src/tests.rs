@@ -791,3 +791,47 @@ fn an_extension_folder_that_would_be_code_is_refused() {
         }
     }
 }
+
+/// Codex takes only `[A-Za-z0-9_|]` as a list of exact names; anything else
+/// in its files is a regex (`Bash, Write` matches no tool there, and
+/// `mcp__a-b__t` also matches `mcp__a-b__tool`). Claude Code's rule stays
+/// for its own files.
+#[test]
+fn codex_matchers_are_lists_only_of_plain_names() {
+    let file = |m: &str| {
+        format!(
+            r#"{{"hooks": {{"PreToolUse": [{{"matcher": "{m}", "hooks": [{{"type": "command", "command": "x"}}]}}]}}}}"#
+        )
+    };
+    let codex = |m: &str| {
+        settings::parse_with(
+            Path::new("/p/.codex/hooks.json"),
+            &file(m),
+            SourceKind::Project,
+            &settings::Context {
+                dialect: Some(hookshot_core::Dialect::Claude),
+                ..settings::Context::default()
+            },
+        )
+        .unwrap()
+        .hooks[0]
+            .matcher
+            .clone()
+    };
+    let claude = |m: &str| {
+        parse_str("/p/.claude/settings.json", &file(m)).unwrap().hooks[0]
+            .matcher
+            .clone()
+    };
+    assert_eq!(
+        codex("Bash|Write"),
+        MatcherSpec::Exact(vec!["Bash".into(), "Write".into()])
+    );
+    assert_eq!(codex("Bash, Write"), MatcherSpec::Regex("Bash, Write".into()));
+    assert_eq!(codex("mcp__a-b__t"), MatcherSpec::Regex("mcp__a-b__t".into()));
+    assert_eq!(
+        claude("Bash, Write"),
+        MatcherSpec::Exact(vec!["Bash".into(), "Write".into()])
+    );
+    assert_eq!(claude("mcp__a-b__t"), MatcherSpec::Exact(vec!["mcp__a-b__t".into()]));
+}

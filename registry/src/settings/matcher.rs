@@ -45,7 +45,11 @@ pub fn compile_matcher(
         // StopFailure allow letters, digits, `_` and `|` only. Anything
         // else is a JavaScript regex tested anywhere in the value.
         Dialect::Claude => {
-            let narrow = matches!(event, EventKind::FileChanged | EventKind::StopFailure);
+            // Codex (its files are read in the `regex` crate's flavour)
+            // takes only `[A-Za-z0-9_|]` as a list of exact names: `Bash,
+            // Write` and `mcp__a-b__t` are regexes there.
+            let narrow =
+                matches!(event, EventKind::FileChanged | EventKind::StopFailure) || flavour == RegexFlavour::Rust;
             let exact = m
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|' || !narrow && matches!(c, '-' | ' ' | ','));
