@@ -1073,3 +1073,62 @@ fn gemini_hooks_of_one_name_and_other_commands_both_run() {
         "the same name and command ran twice"
     );
 }
+
+/// An answer field hookshot does not model reaches Claude Code as the hook
+/// wrote it (the later hook's value per field), so the next field Claude
+/// Code adds works the day it ships; Codex, which rejects fields it does
+/// not know, gets none of them.
+#[test]
+fn fields_hookshot_does_not_know_pass_through_to_claude_code() {
+    let p = Project::new();
+    let answer = |title: &str| {
+        format!(
+            "cat >/dev/null; echo '{}'",
+            json!({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "sessionTitle": title,
+                "suppressOriginalPrompt": true}})
+        )
+    };
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"hooks": {"UserPromptSubmit": [{"hooks": [
+            {"type": "command", "command": answer("first")}]}]}})
+        .to_string(),
+    );
+    p.write(
+        "proj/.hookshot/settings.json",
+        &json!({"hooks": {"UserPromptSubmit": [{"hooks": [
+            {"type": "command", "command": answer("second")}]}]}})
+        .to_string(),
+    );
+    let input = json!({"session_id": "s", "hook_event_name": "UserPromptSubmit", "prompt": "hi"});
+    let o = p.fire("UserPromptSubmit", &input, &["--agent", "claude"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let hso = &out["hookSpecificOutput"];
+    assert_eq!(hso["suppressOriginalPrompt"], true, "{out}");
+    assert!(
+        matches!(hso["sessionTitle"].as_str(), Some("first" | "second")),
+        "{out}"
+    );
+    let mut codex = input.clone();
+    codex["turn_id"] = json!("turn-1");
+    let o = p.fire("UserPromptSubmit", &codex, &["--agent", "codex"], &[]);
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(!said.contains("sessionTitle"), "{said}");
+    let allow = r#"{"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow", "updatedPermissions": [{"type": "setMode", "mode": "acceptEdits", "destination": "session"}]}}}"#;
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"hooks": {"PermissionRequest": [{"hooks": [
+            {"type": "command", "command": format!("cat >/dev/null; echo '{allow}'")}]}]}})
+        .to_string(),
+    );
+    std::fs::remove_file(p.path("proj/.hookshot/settings.json")).unwrap();
+    let input = json!({"session_id": "s", "hook_event_name": "PermissionRequest", "tool_name": "Bash",
+        "tool_input": {"command": "ls"}});
+    let o = p.fire("PermissionRequest", &input, &["--agent", "claude"], &[]);
+    let out = stdout(&o);
+    assert_eq!(
+        out["hookSpecificOutput"]["decision"]["updatedPermissions"][0]["mode"], "acceptEdits",
+        "{out}"
+    );
+}

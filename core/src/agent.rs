@@ -313,6 +313,10 @@ impl Agent {
             return;
         }
         let o = &mut outcome.output;
+        // Codex checks answers against its own schemas and fails a hook
+        // (running the tool) on fields it does not know: the fields
+        // Claude Code gets passed through are not Codex's.
+        o.extra.clear();
         if outcome.event == EventKind::AfterTool
             && !o.decision.is_block()
             && let Some(result) = o.tool_result.take()

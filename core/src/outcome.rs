@@ -150,6 +150,9 @@ impl Outcome {
     }
 
     fn render_claude(&self) -> Value {
+        /// Fields of `extra` hookshot places itself: the worktree path is
+        /// answered as text, the permissions go inside the decision.
+        const CLAUDE_OWN_EXTRA: &[&str] = &["worktreePath", "updatedPermissions"];
         let o = &self.output;
         let mut out = Map::new();
         self.common(&mut out);
@@ -188,6 +191,9 @@ impl Outcome {
                     if let Some(i) = &o.tool_input {
                         d["updatedInput"] = Value::Object(i.clone());
                     }
+                    if let Some(p) = o.extra.get("updatedPermissions").filter(|_| b == "allow") {
+                        d["updatedPermissions"] = p.clone();
+                    }
                     hso.insert("decision".into(), d);
                 }
             }
@@ -205,6 +211,14 @@ impl Outcome {
         }
         if let Some(c) = &o.additional_context {
             hso.insert("additionalContext".into(), json!(c));
+        }
+        // A field hookshot does not model passes through to Claude Code as
+        // the hooks answered it (the last hook's value per field): the next
+        // field Claude Code adds works the day it ships.
+        for (k, v) in &o.extra {
+            if !CLAUDE_OWN_EXTRA.contains(&k.as_str()) && !hso.contains_key(k) {
+                hso.insert(k.clone(), v.clone());
+            }
         }
         if !hso.is_empty() {
             let mut with_name = Map::new();
