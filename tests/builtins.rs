@@ -460,3 +460,34 @@ fn a_typo_in_a_guard_s_settings_never_switches_the_guards_off() {
         );
     }
 }
+
+/// Claude Code's PreSkillShellCommand (a skill's `!` shell line about to
+/// run) is a guard's event: hooks registered for it run, and the built-in
+/// guard judges the command as it does a Bash call.
+#[test]
+fn a_skill_s_shell_command_is_guarded() {
+    let p = Project::new();
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"builtins": {"dangerous_confirmation": {"mode": "deny"}}}).to_string(),
+    );
+    let input = |command: &str| {
+        json!({"session_id": "s", "hook_event_name": "PreSkillShellCommand", "tool_name": "Bash",
+            "tool_input": {"command": command}, "tool_use_id": "t", "command_name": "deploy", "invoked_by": "user"})
+    };
+    let o = p.fire(
+        "PreSkillShellCommand",
+        &input("git push --force origin main"),
+        &["--agent", "claude"],
+        &[],
+    );
+    let out = stdout(&o);
+    assert_eq!(
+        out["hookSpecificOutput"]["hookEventName"], "PreSkillShellCommand",
+        "{out}"
+    );
+    assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny", "{out}");
+    let o = p.fire("PreSkillShellCommand", &input("ls"), &["--agent", "claude"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("deny"));
+}

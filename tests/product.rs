@@ -381,7 +381,7 @@ fn install_import_fire_uninstall_for_claude_code_leaves_the_file_as_it_was() {
     let out = p.command(&["doctor", "--workdir", "proj"]).output().unwrap();
     let (stdout, _) = text(&out);
     assert!(
-        stdout.contains("claude (user):") && stdout.contains("31 of 31 events"),
+        stdout.contains("claude (user):") && stdout.contains("32 of 32 events"),
         "{stdout}"
     );
     assert!(

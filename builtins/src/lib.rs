@@ -120,7 +120,9 @@ pub fn from_settings(config: &[BuiltinSetting], workdir: &Path) -> Builtins {
                     Decision::Ask
                 };
                 let hook = dangerous::DangerousConfirmation::new(decision, patterns, workdir);
+                // A skill's `!` shell lines are commands too.
                 b.hooks.push(def(name, EventKind::BeforeTool));
+                b.hooks.push(def(name, EventKind::PreSkillShellCommand));
                 b.in_process.push((name.clone(), Arc::new(hook)));
             }
             "security_scan" => {

@@ -152,6 +152,9 @@ events! {
     TaskCreated => [None, Some("TaskCreated"), None, None],
     /// A task is being marked completed.
     TaskCompleted => [None, Some("TaskCompleted"), None, None],
+    /// A shell command a skill or slash command holds is about to run
+    /// (Claude's `!` lines): a guard's event, as PreToolUse.
+    PreSkillShellCommand => [None, Some("PreSkillShellCommand"), None, None],
     /// The turn ended because of an API error (output ignored).
     StopFailure => [None, Some("StopFailure"), None, None],
     /// A teammate of an agent team is about to go idle.
@@ -228,7 +231,9 @@ impl EventKind {
     pub fn match_target(self) -> MatchTarget {
         use EventKind::*;
         match self {
-            BeforeTool | AfterTool | AfterToolFailure | PermissionRequest | PermissionDenied => MatchTarget::ToolName,
+            BeforeTool | AfterTool | AfterToolFailure | PermissionRequest | PermissionDenied | PreSkillShellCommand => {
+                MatchTarget::ToolName
+            }
             SessionStart | ConfigChange | DirectoryAdded => MatchTarget::Trigger("source"),
             SessionEnd => MatchTarget::Trigger("reason"),
             PreCompress | PostCompress | Setup => MatchTarget::Trigger("trigger"),
@@ -279,6 +284,7 @@ impl EventKind {
         matches!(
             self,
             BeforeTool
+                | PreSkillShellCommand
                 | PermissionRequest
                 | BeforeAgent
                 | UserPromptExpansion

@@ -159,7 +159,10 @@ impl Outcome {
         let name = self.event.display_in(Dialect::Claude);
         let mut hso = Map::new();
         match self.event {
-            EventKind::BeforeTool => {
+            // A skill's shell command answers as PreToolUse does (Claude
+            // Code never applies an `updatedInput` there: any keeps the
+            // command from running, which a rewrite here then does).
+            EventKind::BeforeTool | EventKind::PreSkillShellCommand => {
                 let d = match o.decision {
                     Decision::Block => Some("deny"),
                     Decision::Ask => Some("ask"),

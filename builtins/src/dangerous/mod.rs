@@ -426,7 +426,10 @@ fn patched_files(patch: &str) -> impl Iterator<Item = &str> {
 
 impl Hook for DangerousConfirmation {
     fn call(&self, event: EventKind, input: &Map<String, Value>) -> HookOutput {
-        if !matches!(event, EventKind::BeforeTool | EventKind::PermissionRequest) {
+        if !matches!(
+            event,
+            EventKind::BeforeTool | EventKind::PermissionRequest | EventKind::PreSkillShellCommand
+        ) {
             return HookOutput::default();
         }
         match self.check(input) {
