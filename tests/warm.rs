@@ -464,6 +464,21 @@ fn a_stopped_server_costs_seconds_and_a_silent_connection_does_not_keep_it() {
     assert!(common::stderr(&stopped).contains("secrets are off limits"));
 }
 
+/// Edits the rules of a [`rules_guard`] project with a warm server up: the
+/// warm answer is the one-shot one, with the new rules.
+fn new_rules_are_seen_warm(p: &Project) {
+    let settings = ["--settings", "proj/config.json"];
+    p.write("proj/rules.txt", "the new rules say no\n");
+    let warm = fire(p, "before_tool", true, &settings, &write_to("secrets/k"));
+    let fresh = fire(p, "before_tool", false, &settings, &write_to("secrets/k"));
+    assert_eq!(shown(&warm), shown(&fresh));
+    assert!(
+        common::stderr(&warm).contains("the new rules say no"),
+        "{}",
+        common::stderr(&warm)
+    );
+}
+
 /// A picoclaw project whose guard reads its reason from `rules.txt` beside
 /// it, at start ("the old rules say no").
 fn rules_guard() -> Project {
@@ -491,15 +506,7 @@ fn a_process_hook_s_rules_file_beside_it_changed_is_seen_as_one_shot_sees_it() {
         "{}",
         common::stderr(&warm)
     );
-    p.write("proj/rules.txt", "the new rules say no\n");
-    let warm = fire(&p, "before_tool", true, &settings, &write_to("secrets/k"));
-    let fresh = fire(&p, "before_tool", false, &settings, &write_to("secrets/k"));
-    assert_eq!(shown(&warm), shown(&fresh));
-    assert!(
-        common::stderr(&warm).contains("the new rules say no"),
-        "{}",
-        common::stderr(&warm)
-    );
+    new_rules_are_seen_warm(&p);
 }
 
 /// The differential check: one corpus of events, each fired one-shot and
@@ -801,15 +808,7 @@ fn too_many_files_beside_a_process_hook_never_make_warm_differ() {
     fire(&p, "before_tool", true, &settings, &write_to("secrets/k"));
     wait_until("a warm server", || !servers(&p, "sock").is_empty());
     fire(&p, "before_tool", true, &settings, &write_to("secrets/k"));
-    p.write("proj/rules.txt", "the new rules say no\n");
-    let warm = fire(&p, "before_tool", true, &settings, &write_to("secrets/k"));
-    let fresh = fire(&p, "before_tool", false, &settings, &write_to("secrets/k"));
-    assert_eq!(shown(&warm), shown(&fresh));
-    assert!(
-        common::stderr(&warm).contains("the new rules say no"),
-        "{}",
-        common::stderr(&warm)
-    );
+    new_rules_are_seen_warm(&p);
 }
 
 /// One slow event (a guard walking a long command) does not hold up the
