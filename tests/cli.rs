@@ -777,3 +777,27 @@ fn list_and_validate_name_the_built_ins_a_file_turns_on() {
         "{out}"
     );
 }
+
+/// `doctor` says where the audit log is, and the command it gives reads it.
+#[test]
+fn doctor_names_the_audit_log_and_how_to_read_it() {
+    let p = common::Project::new();
+    p.write(
+        "home/.config/hookshot/settings.json",
+        r#"{"builtins": {"audit_log": {"path": "audit.jsonl"}}}"#,
+    );
+    let o = p.command(&["doctor", "--workdir", "proj"]).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("audit log: "))
+        .unwrap_or_else(|| panic!("{out}"));
+    let path = line["audit log: ".len()..].split(" (").next().unwrap();
+    assert!(path.ends_with("/hookshot/audit.jsonl"), "{line}");
+    // An event lands there, and the command doctor gave reads it.
+    let mut child = p.command(&["fire", "PreToolUse", "--workdir", "proj"]).spawn().unwrap();
+    let _ = common::write_stdin(&mut child, br#"{"tool_name": "Bash", "tool_input": {"command": "ls"}}"#);
+    child.wait_with_output().unwrap();
+    let o = p.command(&["stats", "--audit", path]).output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+}

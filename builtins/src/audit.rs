@@ -41,6 +41,8 @@ pub struct AuditConfig {
 /// The audit log's sending end.
 #[derive(Debug)]
 pub struct AuditLog {
+    /// Where it writes.
+    path: PathBuf,
     tx: Option<SyncSender<String>>,
     dropped: Arc<AtomicU64>,
     writer: Option<JoinHandle<()>>,
@@ -235,6 +237,7 @@ impl AuditLog {
     /// Starts the writer thread.
     pub fn start(cfg: AuditConfig) -> std::io::Result<AuditLog> {
         let (out, len) = open(&cfg.path)?;
+        let path = cfg.path.clone();
         let (tx, rx) = mpsc::sync_channel::<String>(QUEUE);
         let dropped = Arc::new(AtomicU64::new(0));
         let dropped_w = Arc::clone(&dropped);
@@ -264,10 +267,16 @@ impl AuditLog {
                 w.close(dropped);
             })?;
         Ok(AuditLog {
+            path,
             tx: Some(tx),
             dropped,
             writer: Some(writer),
         })
+    }
+
+    /// The file it writes (rotated ones beside it, `.1` ... `.N`).
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
     /// Records one event's outcome; never blocks.

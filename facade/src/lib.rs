@@ -851,6 +851,11 @@ impl HookSystem {
         &self.services.workdir
     }
 
+    /// Where the audit log is written, when the built-in is on.
+    pub fn audit_log_path(&self) -> Option<&Path> {
+        self.load.audit.as_deref().map(builtins::audit::AuditLog::path)
+    }
+
     /// Calls in-process hooks (the built-ins) apart from the event's task,
     /// on the blocking pool: for a server whose other events and
     /// keepalives must not wait behind one long check

@@ -116,6 +116,13 @@ pub(crate) fn run(args: DoctorArgs) -> Result<u8, Fail> {
     for b in reg.builtins().iter().filter(|b| b.on) {
         println!("built-in on: {}", b.name);
     }
+    if let Some(path) = hooks.audit_log_path() {
+        println!(
+            "audit log: {} (read it with `hookshot stats --audit {}`)",
+            hookshot_core::display::escaped(&path.display().to_string()),
+            hookshot_core::display::escaped(&path.display().to_string())
+        );
+    }
     match trust_store_path() {
         Some(path) => match hookshot::TrustStore::open(path.clone()) {
             Ok(store) => println!(
