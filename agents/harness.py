@@ -115,9 +115,9 @@ class Place:
             "LANG": "C.UTF-8",
         }
 
-    def hookshot(self, hookshot, *args, check=True):
-        p = subprocess.run([hookshot, *args], cwd=self.project, env=self.env(), capture_output=True, text=True,
-                           timeout=120)
+    def hookshot(self, hookshot, *args, check=True, env=None):
+        p = subprocess.run([hookshot, *args], cwd=self.project, env=dict(self.env(), **(env or {})),
+                           capture_output=True, text=True, timeout=120)
         if check and p.returncode not in (0,):
             raise AssertionError(f"hookshot {' '.join(args)} exited {p.returncode}:\n{p.stdout}\n{p.stderr}")
         return p
@@ -225,29 +225,70 @@ CODEX_MODELS = {"models": [{
     "context_window": 200000, "experimental_supported_tools": []}]}
 
 
-def run_codex(place, turns, prompt="do the task", timeout=120, json_events=True):
+def codex_config(place):
+    """Codex's config for `place`: its model, the mock."""
+    codex_home = os.path.join(place.home, ".codex")
+    os.makedirs(codex_home, exist_ok=True)
+    catalog = place.write("codex-models.json", CODEX_MODELS)
+    return codex_home, catalog
+
+
+def codex_hooks_list(place):
+    """What Codex's own `/hooks` screen lists for `place` (the app server's
+    `hooks/list`): each hook's key, current hash and trust status."""
+    codex_home, _ = codex_config(place)
+    env = dict(place.env(), CODEX_HOME=codex_home)
+    with subprocess.Popen([codex_binary(), "app-server"], cwd=place.project, env=env, stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) as p:
+        try:
+            for m in ({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                       "params": {"clientInfo": {"name": "test", "version": "1"}}},
+                      {"jsonrpc": "2.0", "method": "initialized"},
+                      {"jsonrpc": "2.0", "id": 2, "method": "hooks/list", "params": {"cwds": [place.project]}}):
+                p.stdin.write(json.dumps(m) + "\n")
+            p.stdin.flush()
+            for line in p.stdout:
+                m = json.loads(line)
+                if m.get("id") == 2:
+                    return [h for entry in m["result"]["data"] for h in entry["hooks"]]
+            raise AssertionError("Codex's app server ended without listing its hooks")
+        finally:
+            p.kill()
+
+
+def codex_approve_all(place):
+    """What approving every hook in Codex's `/hooks` screen writes: each
+    hook's current hash under its key in config.toml (kept apart, since
+    `run_codex` writes the config anew)."""
+    lines = [f'[hooks.state."{h["key"]}"]\ntrusted_hash = "{h["currentHash"]}"\n' for h in codex_hooks_list(place)]
+    place.write("codex-approvals.toml", "".join(lines))
+
+
+def run_codex(place, turns, prompt="do the task", timeout=120, json_events=True, bypass_hook_trust=True):
     """One `codex exec` session in `place`, its model (a custom provider on
     the Responses API) playing `turns`. Hooks run without Codex's review
-    (`--dangerously-bypass-hook-trust`): what is compared is how they run.
+    (`--dangerously-bypass-hook-trust`): what is compared is how they run;
+    with `bypass_hook_trust=False` Codex runs what `codex_approve_all`
+    approved and nothing else.
     `json_events=False` gives Codex's human output, the one that names hook
     runs and their failures (`hook: PreToolUse Failed`)."""
     exe = codex_binary()
     script = mock_models.Script(turns)
     server, url = mock_models.serve(script, "openai")
-    codex_home = os.path.join(place.home, ".codex")
-    os.makedirs(codex_home, exist_ok=True)
-    catalog = place.write("codex-models.json", CODEX_MODELS)
+    codex_home, catalog = codex_config(place)
+    approvals = place.read("codex-approvals.toml") if place.exists("codex-approvals.toml") else ""
     with open(os.path.join(codex_home, "config.toml"), "w") as f:
         f.write(f'model = "gpt-mock"\nmodel_provider = "mock"\nmodel_catalog_json = "{catalog}"\n\n'
                 f'[model_providers.mock]\nname = "mock"\n'
-                f'base_url = "{url}/v1"\nwire_api = "responses"\nenv_key = "MOCK_KEY"\n')
+                f'base_url = "{url}/v1"\nwire_api = "responses"\nenv_key = "MOCK_KEY"\n\n{approvals}')
     env = place.env()
     env.update({"MOCK_KEY": "k", "CODEX_HOME": codex_home})
     start = time.time()
     try:
         proc = subprocess.run(
             [exe, "exec", *(["--json"] if json_events else []), "--skip-git-repo-check",
-             "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust", prompt],
+             "--dangerously-bypass-approvals-and-sandbox",
+             *(["--dangerously-bypass-hook-trust"] if bypass_hook_trust else []), prompt],
             cwd=place.project, env=env, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
     finally:
         server.shutdown()

@@ -195,6 +195,33 @@ class UnderHookshotOnly(Scenario):
         self.assertIn("rewrites the remote", run.shown_to_model())
         self.assertIn("dangerous_confirmation", run.shown_to_model())
 
+    def test_doctor_says_what_codex_has_not_approved_and_codex_runs_only_what_it_approved(self):
+        """Codex runs a hooks.json entry only once approved in /hooks: the
+        install says so, doctor asks Codex and reports every entry not
+        approved as a problem (and Codex indeed lets the force push through),
+        and once approved doctor is content and the guard refuses."""
+        place = self.place({}, True, {"builtins": {"dangerous_confirmation": {"mode": "deny"}}})
+        said = place.hookshot(HOOKSHOT, "install", "--agent", "codex").stdout
+        self.assertIn("/hooks", said)
+        codex = {"HOOKSHOT_CODEX": harness.codex_binary()}
+        doctor = place.hookshot(HOOKSHOT, "doctor", check=False, env=codex)
+        self.assertEqual(doctor.returncode, 1, doctor.stdout)
+        self.assertIn("does not run 11 of hookshot's 11 hooks until you approve them", doctor.stdout)
+        self.assertIn("PreToolUse", doctor.stdout)
+        push = {"tool": "exec_command", "input": {"cmd": "git push --force origin main 2>&1; echo pushed"}}
+        run = harness.run_codex(place, [push, DONE], bypass_hook_trust=False)
+        self.assertNotIn("dangerous_confirmation", run.shown_to_model())
+
+        harness.codex_approve_all(place)
+        run = harness.run_codex(place, [push, DONE], bypass_hook_trust=False)
+        self.assertIn("dangerous_confirmation", run.shown_to_model())
+        doctor = place.hookshot(HOOKSHOT, "doctor", check=False, env=codex)
+        self.assertEqual(doctor.returncode, 0, doctor.stdout)
+        self.assertIn("all 11 of hookshot's hooks approved in Codex", doctor.stdout)
+        # Without a Codex to ask, its config file still tells approved from not.
+        doctor = place.hookshot(HOOKSHOT, "doctor", check=False, env={"HOOKSHOT_CODEX": "/nonexistent"})
+        self.assertEqual(doctor.returncode, 0, doctor.stdout)
+
     def test_built_ins_redact_secrets_in_answers_codex_applies(self):
         """Codex takes a rewrite only with "allow", and no replacement of a
         tool's result but a PostToolUse block's reason (which replaces what

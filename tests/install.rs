@@ -558,3 +558,57 @@ fn install_from_a_dlx_or_bunx_folder_registers_a_lasting_copy() {
         std::fs::remove_file(&exe).unwrap();
     }
 }
+
+#[test]
+fn doctor_reports_every_codex_entry_codex_has_not_approved() {
+    // Codex runs a hooks.json entry only once approved in its /hooks
+    // screen (kept as `hooks.state."KEY".trusted_hash` in its config.toml):
+    // installed and not approved, hookshot guards nothing there. With no
+    // `codex` to ask, doctor reads the config file (the real Codex's own
+    // answer is tested in agents/test_codex.py).
+    let p = Project::new();
+    let out = install(&p, &["--agent", "codex"]);
+    assert!(text(&out).0.contains("type /hooks and approve"), "{:?}", text(&out));
+    let doctor = || {
+        p.command(&["doctor"])
+            .env("HOOKSHOT_CODEX", "/nonexistent/codex")
+            .env_remove("CODEX_HOME")
+            .output()
+            .unwrap()
+    };
+    let out = doctor();
+    assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
+    assert!(
+        text(&out)
+            .0
+            .contains("does not run 11 of hookshot's 11 hooks until you approve them"),
+        "{:?}",
+        text(&out)
+    );
+    let file = p.path("home/.codex/hooks.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let mut approvals = String::new();
+    for (event, groups) in doc["hooks"].as_object().unwrap() {
+        let snake: String = event
+            .chars()
+            .enumerate()
+            .flat_map(|(i, c)| {
+                let lead = (i > 0 && c.is_ascii_uppercase()).then_some('_');
+                lead.into_iter().chain(std::iter::once(c.to_ascii_lowercase()))
+            })
+            .collect();
+        // Approve all but Stop.
+        if snake != "stop" {
+            for g in 0..groups.as_array().unwrap().len() {
+                approvals += &format!(
+                    "[hooks.state.\"{}:{snake}:{g}:0\"]\ntrusted_hash = \"sha256:00\"\n",
+                    file.display()
+                );
+            }
+        }
+    }
+    p.write("home/.codex/config.toml", &approvals);
+    let out = doctor();
+    assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
+    assert!(text(&out).0.contains("not approved yet: Stop\n"), "{:?}", text(&out));
+}

@@ -7,7 +7,9 @@ use std::path::Path;
 use hookshot::FailPolicy;
 
 use crate::fail::Fail;
-use crate::install::{AGENTS, Guarded, registration};
+use crate::install::{
+    AGENTS, Agent, Guarded, codex_approval, codex_approval::Approval, codex_approval::By, registration,
+};
 use crate::load::{Sources, build, trust_store_path};
 
 #[derive(clap::Args, Debug)]
@@ -63,6 +65,11 @@ pub(crate) fn run(args: DoctorArgs) -> Result<u8, Fail> {
                     "  PROBLEM: {agent} ({scope}) was registered by an older hookshot or under another failure policy: run `hookshot install --agent {agent}{}` again",
                     if dir.is_some() { " --project" } else { "" }
                 );
+            }
+            if agent == Agent::Codex
+                && let Some(a) = codex_approval(&r.file, &project)
+            {
+                bad += codex_pending(agent, scope, &a);
             }
             for m in &r.missing {
                 bad += 1;
@@ -139,4 +146,40 @@ pub(crate) fn run(args: DoctorArgs) -> Result<u8, Fail> {
     }
     // A doctor that found sources it could not use says so in its status.
     Ok(u8::from(bad > 0))
+}
+
+/// Prints what Codex says of hookshot's entries (it runs none until its
+/// user approves each in `/hooks`); the number of problems.
+fn codex_pending(agent: Agent, scope: &str, a: &Approval) -> usize {
+    let asked = match &a.by {
+        By::Codex(program) => format!("as `{} app-server` lists them", program.display()),
+        By::Config(config) => format!(
+            "as {} records them (no `codex` to ask: an approval there may be of an older entry)",
+            config.display()
+        ),
+    };
+    if a.pending.is_empty() {
+        println!(
+            "  {agent} ({scope}): all {} of hookshot's hooks approved in Codex ({asked})",
+            a.ours
+        );
+        return 0;
+    }
+    println!(
+        "  PROBLEM: Codex does not run {} of hookshot's {} hooks until you approve them: start `codex`, type /hooks and approve each hookshot entry ({asked}):",
+        a.pending.len(),
+        a.ours
+    );
+    let mut whys: Vec<&str> = a.pending.iter().map(|(_, why)| *why).collect();
+    whys.dedup();
+    for why in whys {
+        let events: Vec<&str> = a
+            .pending
+            .iter()
+            .filter(|(_, w)| *w == why)
+            .map(|(e, _)| e.as_str())
+            .collect();
+        println!("    {why}: {}", events.join(", "));
+    }
+    a.pending.len()
 }

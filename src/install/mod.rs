@@ -11,6 +11,7 @@
 //! hookshot's entries. Only hookshot's entries of a file ever change
 //! (file.rs): comments, key order, numbers, mode, owner and symlinks stay.
 
+pub(crate) mod codex_approval;
 mod file;
 
 use std::path::{Path, PathBuf};
@@ -777,6 +778,14 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
             println!("{}: hookshot's older registration taken out", f.path.display());
         }
     }
+    if agent == Agent::Codex {
+        // Codex runs a hook of hooks.json only once its user approved it:
+        // until then this registration guards nothing.
+        println!(
+            "Codex runs none of these hooks until you approve them: start `codex`, type /hooks and approve each hookshot entry \
+             (again after every install that changed them); `hookshot doctor` checks"
+        );
+    }
     match policy {
         FailPolicy::Closed => println!(
             "if hookshot itself cannot run, {agent} blocks tool calls, prompts and permissions, and warns at other events (closed failure policy)"
@@ -1050,6 +1059,14 @@ pub(crate) fn registration(agent: Agent, project: Option<&Path>) -> Option<Regis
         }
     }
     r
+}
+
+/// Codex's approval of hookshot's entries in its `hooks.json` at `file`
+/// (codex_approval.rs), for a session started in `cwd`.
+pub(crate) fn codex_approval(file: &Path, cwd: &Path) -> Option<codex_approval::Approval> {
+    let doc = JsonFile::read(file, None).ok()?.doc;
+    let keys = codex_approval::our_keys(file, &doc, is_ours);
+    (!keys.is_empty()).then(|| codex_approval::approval(&keys, cwd))
 }
 
 /// Whether a registered program (as [`ours`] names it) can be run here.
