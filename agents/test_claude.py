@@ -233,7 +233,7 @@ class UnderHookshotOnly(Scenario):
         os.remove(copy)
         run = harness.run_claude(place, [WRITE, DONE])
         self.assertTrue(place.exists("project/out.txt"))
-        self.assertIn("failed (exit 127)", run.stdout)
+        self.assertIn("hookshot could not run (it is not installed there any more)", run.stdout)
 
 
 if __name__ == "__main__":

@@ -87,7 +87,7 @@ fn a_user_s_linked_private_file_stays_linked_private_and_as_written() {
         assert!(now.contains(kept), "{kept} lost:\n{now}");
     }
     assert!(now.find("\"zeta\"") < now.find("\"alpha\""), "{now}");
-    assert!(registered(&link, "BeforeTool").contains("fire --agent gemini BeforeTool;"));
+    assert!(registered(&link, "BeforeTool").contains("fire --agent gemini BeforeTool ||"));
     let backup = p.path("home/.gemini/settings.json.hookshot-backup");
     assert_eq!(mode(&backup), 0o600);
     let out = p.command(&["uninstall", "--agent", "gemini"]).output().unwrap();
@@ -171,7 +171,7 @@ fn a_project_install_a_team_commits_names_no_path_of_this_machine() {
         shared
     );
     let local = p.path("proj/.claude/settings.local.json");
-    assert!(registered(&local, "PreToolUse").contains("fire --agent claude PreToolUse;"));
+    assert!(registered(&local, "PreToolUse").contains("fire --agent claude PreToolUse ||"));
     // gemini-cli has no such file: the command finds hookshot on PATH when
     // the path written is another machine's.
     let out = install(&p, &["--agent", "gemini", "--project", "--workdir", "proj"]);
@@ -193,7 +193,7 @@ fn a_project_install_a_team_commits_names_no_path_of_this_machine() {
         &[("PATH", format!("{}:/usr/bin:/bin", bin.display()))],
     );
     assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
-    assert!(!text(&out).0.contains("failed (exit 127)"), "{:?}", text(&out));
+    assert!(!text(&out).0.contains("hookshot could not run"), "{:?}", text(&out));
     // doctor names a registered program that cannot be found, and not one
     // found on PATH.
     let settings = p.path("proj/.gemini/settings.json");
@@ -273,15 +273,29 @@ fn under_the_closed_policy_a_missing_hookshot_blocks_tool_calls_but_never_stop()
     std::fs::remove_file(p.path("bin/hookshot")).unwrap();
     let input =
         json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}).to_string();
+    // The program first (what Claude's /hooks shows), and a short message
+    // that says what happened and what to run.
+    assert!(pre.starts_with(&p.path("bin/hookshot").display().to_string()), "{pre}");
+    assert!(pre.len() < 360, "{} characters: {pre}", pre.len());
     let out = agent_runs(&p, &pre, input.as_bytes(), &[]);
     assert_eq!(out.status.code(), Some(2), "{:?}", text(&out));
+    // (after the shell's own "not found" line)
+    assert!(
+        text(&out).1.ends_with("\nhookshot could not run (it is not installed there any more): PreToolUse blocked by the closed failure policy; \
+         reinstall hookshot, or run: hookshot uninstall --all\n"),
+        "{:?}",
+        text(&out)
+    );
     for event in ["Stop", "SubagentStop", "SessionEnd"] {
         let command = registered(&settings, event);
         let out = agent_runs(&p, &command, b"{}", &[]);
         assert_eq!(out.status.code(), Some(0), "{event}: {:?}", text(&out));
         let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert!(
-            answer["systemMessage"].as_str().unwrap().contains("exit 127"),
+            answer["systemMessage"]
+                .as_str()
+                .unwrap()
+                .contains("it is not installed there any more"),
             "{answer}"
         );
     }
@@ -387,7 +401,7 @@ fn codex_hooks_keep_their_place_and_their_approval() {
         "SubagentStop",
         "PreToolUse",
     ] {
-        assert!(registered(&hooks, event).contains(&format!("fire --agent codex {event};")));
+        assert!(registered(&hooks, event).contains(&format!("fire --agent codex {event} ||")));
     }
     assert_eq!(
         doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"], "sh guard.sh",
@@ -611,4 +625,60 @@ fn doctor_reports_every_codex_entry_codex_has_not_approved() {
     let out = doctor();
     assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
     assert!(text(&out).0.contains("not approved yet: Stop\n"), "{:?}", text(&out));
+}
+
+#[test]
+fn uninstall_all_takes_hookshot_out_of_every_agent_and_project_it_registered_in() {
+    let p = Project::new();
+    let mine = "{\n  // my own\n  \"model\": \"x\"\n}\n";
+    p.write("home/.claude/settings.json", mine);
+    for args in [
+        &["--agent", "claude"][..],
+        &["--agent", "gemini", "--project", "--workdir", "p1"],
+        &["--agent", "codex", "--project", "--workdir", "p2"],
+    ] {
+        if let Some(dir) = args.last().filter(|d| d.starts_with('p')) {
+            std::fs::create_dir_all(p.path(dir)).unwrap();
+        }
+        let out = install(&p, args);
+        assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    }
+    // The copy a package runner's install keeps, and a project approval.
+    p.write("home/.local/share/hookshot/bin/hookshot", "copy");
+    p.write("home/.config/hookshot/trusted.json", "{}");
+    let out = p.command(&["uninstall"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "names --agent or --all: {:?}", text(&out));
+
+    let out = p.command(&["uninstall", "--all"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let said = text(&out).0;
+    assert_eq!(
+        std::fs::read_to_string(p.path("home/.claude/settings.json")).unwrap(),
+        mine
+    );
+    assert!(!p.path("p1/.gemini/settings.json").exists(), "{said}");
+    assert!(!p.path("p2/.codex/hooks.json").exists(), "{said}");
+    assert!(!p.path("home/.local/share/hookshot/bin").exists(), "{said}");
+    for named in [
+        "home/.claude/settings.json",
+        "p1/.gemini/settings.json",
+        "p2/.codex/hooks.json",
+        "hookshot/bin",
+    ] {
+        assert!(said.contains(named), "{named} not named: {said}");
+    }
+    // Approvals stay unless asked for.
+    assert!(p.path("home/.config/hookshot/trusted.json").exists());
+    let out = p.command(&["uninstall", "--all", "--purge"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(
+        !p.path("home/.config/hookshot/trusted.json").exists(),
+        "{:?}",
+        text(&out)
+    );
+    assert!(
+        text(&out).0.contains("hookshot was registered with no agent"),
+        "{:?}",
+        text(&out)
+    );
 }

@@ -197,8 +197,29 @@ pub(crate) struct InstallArgs {
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct UninstallArgs {
-    #[command(flatten)]
-    place: Place,
+    /// The agent.
+    #[arg(long, value_enum, required_unless_present = "all")]
+    agent: Option<Agent>,
+    /// The user's settings (~/.claude, ~/.gemini, ~/.codex): the default.
+    #[arg(long, conflicts_with_all = ["project", "all"])]
+    user: bool,
+    /// The project's settings: of DIR, else of --workdir, else of the
+    /// current directory.
+    #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = ".", conflicts_with = "all")]
+    project: Option<PathBuf>,
+    /// The project, with --project (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    workdir: Option<PathBuf>,
+    /// Every agent, from the user's files, every project `install
+    /// --project` registered in, and the current one (or --workdir); and
+    /// the lasting copy install keeps for package runners.
+    #[arg(long, conflicts_with = "agent")]
+    all: bool,
+    /// With --all: hookshot's own data too (the trust store's approvals,
+    /// background job spool, the list of projects). Your settings files
+    /// stay.
+    #[arg(long, requires = "all")]
+    purge: bool,
 }
 
 fn scope(place: &Place) -> Result<Scope, Fail> {
@@ -368,6 +389,10 @@ impl Command<'_> {
     /// kept out of sight: the guards imported into hookshot would stop
     /// without a word.
     fn text(&self) -> String {
+        self.text_in(Form::ProgramFirst)
+    }
+
+    fn text_in(&self, form: Form) -> String {
         let Command {
             program,
             portable,
@@ -376,18 +401,40 @@ impl Command<'_> {
             event,
             fallback,
         } = self;
-        let look = if *portable { "[ -x \"$P\" ] || P=hookshot; " } else { "" };
         let agent = agent.map(|a| format!("--agent {} ", a.name())).unwrap_or_default();
         let warm = if *warm { "--warm " } else { "" };
-        let run =
-            format!("P={program}; {look}\"$P\" fire {agent}{warm}{event}; s=$?; case $s in 0|2) exit $s;; esac; ");
-        let what = format!("hookshot fire {event} failed (exit %s), so the hooks it runs did not run");
-        let fix = "reinstall hookshot or run hookshot uninstall";
+        if form == Form::Assigned {
+            let look = if *portable { "[ -x \"$P\" ] || P=hookshot; " } else { "" };
+            let run =
+                format!("P={program}; {look}\"$P\" fire {agent}{warm}{event}; s=$?; case $s in 0|2) exit $s;; esac; ");
+            let what = format!("hookshot fire {event} failed (exit %s), so the hooks it runs did not run");
+            let fix = "reinstall hookshot or run hookshot uninstall";
+            return match fallback {
+                Fallback::Block => format!(
+                    "{run}printf '{what}: blocked by the closed failure policy ({fix}; hookshot was %s)\\n' $s \"$P\" >&2; exit 2"
+                ),
+                Fallback::Warn => format!("{run}printf '{{\"systemMessage\":\"{what} ({fix})\"}}\\n' $s; exit 0"),
+            };
+        }
+        // The program first, so the agent's hook list (Claude's /hooks)
+        // shows what runs; a team's file looks for hookshot on PATH too.
+        let run = if *portable {
+            format!("P={program}; [ -x \"$P\" ] || P=hookshot; \"$P\" fire {agent}{warm}{event}")
+        } else {
+            format!("{program} fire {agent}{warm}{event}")
+        };
+        // Short, since agents show the command beside the message; the
+        // advice is one a user can follow when the binary is gone.
+        let why =
+            "case $s in 2) exit 2;; 127) m='it is not installed there any more';; *) m=\"it failed, exit $s\";; esac; ";
+        let fix = "reinstall hookshot, or run: hookshot uninstall --all";
         match fallback {
             Fallback::Block => format!(
-                "{run}printf '{what}: blocked by the closed failure policy ({fix}; hookshot was %s)\\n' $s \"$P\" >&2; exit 2"
+                "{run} || {{ s=$?; {why}printf 'hookshot could not run (%s): {event} blocked by the closed failure policy; {fix}\\n' \"$m\" >&2; exit 2; }}"
             ),
-            Fallback::Warn => format!("{run}printf '{{\"systemMessage\":\"{what} ({fix})\"}}\\n' $s; exit 0"),
+            Fallback::Warn => format!(
+                "{run} || {{ s=$?; {why}printf '{{\"systemMessage\":\"hookshot could not run (%s): the hooks of {event} did not run; {fix}\"}}\\n' \"$m\"; exit 0; }}"
+            ),
         }
     }
 
@@ -396,13 +443,16 @@ impl Command<'_> {
     /// what `install` writes, so a user's own wrapper is never taken for
     /// ours.
     fn parse(cmd: &str) -> Option<Command<'_>> {
-        let rest = cmd.strip_prefix("P=")?;
-        let (program, tail) = rest.split_once("; ")?;
-        let (portable, tail) = match tail.strip_prefix("[ -x \"$P\" ] || P=hookshot; ") {
-            Some(t) => (true, t),
-            None => (false, tail),
+        let (form, program, portable, tail) = if let Some(rest) = cmd.strip_prefix("P=") {
+            let (program, tail) = rest.split_once("; ")?;
+            match tail.strip_prefix("[ -x \"$P\" ] || P=hookshot; ") {
+                Some(t) => (None, program, true, t.strip_prefix("\"$P\" fire ")?),
+                None => (Some(Form::Assigned), program, false, tail.strip_prefix("\"$P\" fire ")?),
+            }
+        } else {
+            let (program, tail) = split_program(cmd)?;
+            (Some(Form::ProgramFirst), program, false, tail.strip_prefix(" fire ")?)
         };
-        let tail = tail.strip_prefix("\"$P\" fire ")?;
         let (agent, tail) = match tail.strip_prefix("--agent ") {
             Some(t) => {
                 let (name, t) = t.split_once(' ')?;
@@ -411,21 +461,58 @@ impl Command<'_> {
             None => (None, tail),
         };
         let (warm, tail) = tail.strip_prefix("--warm ").map_or((false, tail), |t| (true, t));
-        let event = tail.split(';').next()?;
+        let event = tail.split([';', ' ']).next()?;
         if !named_hookshot(program) {
             return None;
         }
-        [Fallback::Block, Fallback::Warn]
-            .into_iter()
-            .map(|fallback| Command {
-                program,
-                portable,
-                agent,
-                warm,
-                event,
-                fallback,
-            })
-            .find(|c| c.text() == cmd)
+        let forms = form.map_or(vec![Form::Assigned, Form::ProgramFirst], |f| vec![f]);
+        forms.into_iter().find_map(|form| {
+            [Fallback::Block, Fallback::Warn]
+                .into_iter()
+                .map(|fallback| Command {
+                    program,
+                    portable,
+                    agent,
+                    warm,
+                    event,
+                    fallback,
+                })
+                .find(|c| c.text_in(form) == cmd)
+        })
+    }
+}
+
+/// The registered command's shapes, newest last: what older versions
+/// wrote is still read back (for doctor and uninstall).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// `P=PROGRAM; "$P" fire …; s=$?; case …`
+    Assigned,
+    /// `PROGRAM fire … || { s=$?; … }`
+    ProgramFirst,
+}
+
+/// The program at the start of `cmd` as [`this_program`] quotes it, and
+/// the rest.
+fn split_program(cmd: &str) -> Option<(&str, &str)> {
+    if cmd.starts_with('\'') {
+        // 'path'\''s rest' ... : ends at a quote not followed by \''
+        let mut i = 1;
+        let b = cmd.as_bytes();
+        while i < b.len() {
+            if b[i] == b'\'' {
+                if cmd[i..].starts_with("'\\''") {
+                    i += 4;
+                    continue;
+                }
+                return Some((&cmd[..=i], &cmd[i + 1..]));
+            }
+            i += 1;
+        }
+        None
+    } else {
+        let end = cmd.find(' ')?;
+        Some((&cmd[..end], &cmd[end..]))
     }
 }
 
@@ -707,6 +794,9 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
     let mut left = Vec::new();
     let mut code = 0;
     warn_if_run_from_inside(&scope);
+    if let Scope::Project(project) = &scope {
+        remember_project(project);
+    }
     for f in agent.files(&scope) {
         // A file install only reads may lie anywhere; one it writes may not.
         let writes = f.register || args.import;
@@ -904,8 +994,19 @@ fn import(scope: &Scope, file: &Path, theirs: Map<String, Value>) -> Result<(), 
 }
 
 pub(crate) fn uninstall(args: UninstallArgs) -> Result<u8, Fail> {
-    let scope = scope(&args.place)?;
-    let agent = args.place.agent;
+    if args.all {
+        return uninstall_all(args.workdir.as_deref(), args.purge);
+    }
+    let Some(agent) = args.agent else {
+        return Err(Fail::Usage("uninstall: name --agent, or --all".into()));
+    };
+    let place = Place {
+        agent,
+        user: args.user,
+        project: args.project,
+        workdir: args.workdir,
+    };
+    let scope = scope(&place)?;
     let mut any = false;
     for f in agent.files(&scope) {
         any |= uninstall_file(agent, &scope, &f)?;
@@ -917,6 +1018,137 @@ pub(crate) fn uninstall(args: UninstallArgs) -> Result<u8, Fail> {
         );
     }
     Ok(0)
+}
+
+/// hookshot's data folder (`$XDG_DATA_HOME/hookshot`).
+fn data_dir() -> Option<PathBuf> {
+    hookshot_core::paths::xdg_dir("XDG_DATA_HOME", ".local/share").map(|d| d.join("hookshot"))
+}
+
+/// The list of projects `install --project` registered in, which
+/// `uninstall --all` goes through: a project's registration is in the
+/// project, where nothing else would find it again.
+fn projects_file() -> Option<PathBuf> {
+    data_dir().map(|d| d.join("projects"))
+}
+
+fn installed_projects() -> Vec<PathBuf> {
+    let Some(text) = projects_file().and_then(|f| std::fs::read_to_string(f).ok()) else {
+        return Vec::new();
+    };
+    text.lines().filter(|l| !l.is_empty()).map(PathBuf::from).collect()
+}
+
+/// Adds `project` to [`projects_file`] (once). A failure only costs
+/// `uninstall --all` this project, so it is a warning.
+fn remember_project(project: &Path) {
+    let Some(file) = projects_file() else { return };
+    let listed = installed_projects();
+    let Some(text) = project.to_str().filter(|t| !t.contains('\n')) else {
+        return;
+    };
+    if listed.iter().any(|p| p == project) {
+        return;
+    }
+    let write = || -> std::io::Result<()> {
+        std::fs::create_dir_all(file.parent().unwrap_or(Path::new(".")))?;
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new().create(true).append(true).open(&file)?;
+        writeln!(f, "{text}")
+    };
+    if let Err(e) = write() {
+        eprintln!(
+            "hookshot: warning: cannot note this project in {} ({e}); `uninstall --all` will not find it",
+            file.display()
+        );
+    }
+}
+
+/// `uninstall --all`: every agent from the user's files, every project
+/// install registered in and the current one, then the lasting copy (and
+/// with `purge`, hookshot's data). Says what it removed.
+fn uninstall_all(workdir: Option<&Path>, purge: bool) -> Result<u8, Fail> {
+    let mut scopes = vec![scope_of(None)?];
+    let here = workdir.unwrap_or(Path::new("."));
+    let mut projects = installed_projects();
+    projects.push(here.to_path_buf());
+    let mut failed = 0;
+    for project in projects {
+        match scope_of(Some(&project)) {
+            Ok(s) if !scopes.iter().any(|have| have.root() == s.root()) => scopes.push(s),
+            Ok(_) => {}
+            Err(_) => println!("{}: gone; nothing to take out", project.display()),
+        }
+    }
+    let mut removed = 0;
+    for scope in &scopes {
+        for agent in AGENTS {
+            for f in agent.files(scope) {
+                match uninstall_file(agent, scope, &f) {
+                    Ok(done) => removed += usize::from(done),
+                    Err(e) => {
+                        failed += 1;
+                        eprintln!("{}", e.message());
+                    }
+                }
+            }
+        }
+    }
+    if removed == 0 {
+        println!("hookshot was registered with no agent, in the user's files or the projects it knows");
+    }
+    let data = data_dir();
+    let copy = data.as_ref().map(|d| d.join("bin"));
+    if let Some(copy) = copy.filter(|c| c.exists()) {
+        match std::fs::remove_dir_all(&copy) {
+            Ok(()) => println!(
+                "{}: removed (the copy install kept for package runners)",
+                copy.display()
+            ),
+            Err(e) => {
+                failed += 1;
+                eprintln!("hookshot: {}: {e}", copy.display());
+            }
+        }
+    }
+    if purge {
+        let state = hookshot_core::paths::xdg_dir("XDG_STATE_HOME", ".local/state").map(|d| d.join("hookshot"));
+        for path in [data, state, trust_store_path()].into_iter().flatten() {
+            let gone = if path.is_dir() {
+                std::fs::remove_dir_all(&path)
+            } else {
+                std::fs::remove_file(&path)
+            };
+            match gone {
+                Ok(()) => println!("{}: removed", path.display()),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => {
+                    failed += 1;
+                    eprintln!("hookshot: {}: {e}", path.display());
+                }
+            }
+        }
+    } else if failed == 0
+        && let Some(file) = projects_file()
+    {
+        // Every listed project is done.
+        let _ = std::fs::remove_file(file);
+    }
+    if let Some(config) = config_home().map(|c| c.join("hookshot")).filter(|c| c.exists()) {
+        println!(
+            "{}: kept (your settings{})",
+            config.display(),
+            if purge {
+                ""
+            } else {
+                " and project approvals; --purge removes the approvals"
+            }
+        );
+    }
+    println!(
+        "the hookshot program itself stays: remove it as you installed it (npm uninstall -g hookshot-cli, pipx uninstall hookshot-cli, cargo uninstall hookshot-cli)"
+    );
+    Ok(u8::from(failed > 0))
 }
 
 /// Takes hookshot out of one of the agent's files and puts back what
