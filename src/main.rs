@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod answer;
+mod audit_file;
 mod case;
 mod cmd;
 mod fail;
@@ -80,6 +81,9 @@ enum Command {
     /// Per-hook runs, failures, timeouts, blocks and latency from an audit
     /// log (a live sidecar answers the `stats` method).
     Stats(cmd::stats::StatsArgs),
+    /// The latest decisions from the audit log, one line each: event, tool,
+    /// decision, reason, and each hook that decided or failed.
+    Log(cmd::log::LogArgs),
     /// Trust the project's hook settings as they are now, after showing
     /// every hook they would run; --list and --revoke manage approvals.
     Trust(cmd::trust::TrustArgs),
@@ -105,6 +109,11 @@ enum Command {
     },
     /// Print the man page (roff): `hookshot man | man -l -`.
     Man,
+    /// Would this be blocked? Runs the hooks an agent would for a shell
+    /// command (`hookshot check 'git push -f'`) or a tool result
+    /// (`--output FILE`) and tells the decision and the hooks that made it;
+    /// exit 2 when blocked.
+    Check(cmd::check::CheckArgs),
     /// Run declarative hook tests (`*.test.json` case files): one line per
     /// case, then `N passed, N failed`; exit 1 if any failed.
     Test(cmd::test::TestArgs),
@@ -443,6 +452,8 @@ async fn run(command: Command) -> Result<u8, Fail> {
             Ok(0)
         }
         Command::Stats(args) => cmd::stats::run(args),
+        Command::Log(args) => cmd::log::run(args),
+        Command::Check(args) => cmd::check::run(args).await,
         Command::Trust(args) => cmd::trust::run(args),
         Command::Bench(args) => cmd::bench::run(args).await,
         Command::Install(args) => install::install(args),

@@ -491,3 +491,68 @@ fn a_skill_s_shell_command_is_guarded() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(!String::from_utf8_lossy(&o.stdout).contains("deny"));
 }
+
+#[test]
+fn check_log_and_stats_answer_without_json_written_by_hand() {
+    let p = Project::new();
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"builtins": {
+            "dangerous_confirmation": {"mode": "deny"},
+            "security_scan": {"mode": "redact"},
+            "audit_log": {"path": "audit.jsonl"}
+        }})
+        .to_string(),
+    );
+    let state = p.path("home/state").display().to_string();
+    let text = |o: &std::process::Output| String::from_utf8_lossy(&o.stdout).into_owned();
+    let run = |args: &[&str]| {
+        p.command(args)
+            .current_dir(p.path("proj"))
+            .env("XDG_STATE_HOME", &state)
+            .output()
+            .unwrap()
+    };
+    // "Would this be blocked?": the decision, the rule and exit 2.
+    let o = run(&["check", "git push -f origin main"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        text(&o).contains("claude PreToolUse Bash, `git push -f origin main`: BLOCKED"),
+        "{}",
+        text(&o)
+    );
+    assert!(
+        text(&o).contains("dangerous_confirmation (builtin) blocks"),
+        "{}",
+        text(&o)
+    );
+    let o = run(&["check", "--agent", "gemini", "ls -la"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        text(&o).contains("gemini BeforeTool run_shell_command, `ls -la`: allowed"),
+        "{}",
+        text(&o)
+    );
+    p.write("proj/out.txt", "key=AKIAIOSFODNN7EXAMPLE\n");
+    let o = run(&["check", "--output", "out.txt"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(text(&o).contains("key=***REDACTED:aws_access_key***"), "{}", text(&o));
+    assert!(!text(&o).contains("AKIAIOSFODNN7EXAMPLE"), "{}", text(&o));
+
+    // The configured log, in the agent's words, without naming it.
+    let o = run(&["log", "--blocked"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let said = text(&o);
+    let lines: Vec<&str> = said.lines().collect();
+    assert_eq!(lines.len(), 1, "{}", text(&o));
+    assert!(
+        lines[0].contains("  hookshot-check  PreToolUse Bash  block - dangerous_confirmation"),
+        "{}",
+        lines[0]
+    );
+    for args in [&["stats"][..], &["stats", "--audit", "audit.jsonl"]] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert!(text(&o).contains("builtin:dangerous_confirmation"), "{}", text(&o));
+    }
+}

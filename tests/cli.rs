@@ -663,7 +663,7 @@ fn messages_name_things_the_way_their_users_do() {
         .output()
         .unwrap();
     let said = String::from_utf8_lossy(&o.stdout);
-    assert!(said.starts_with("BeforeTool (PreToolUse)\n"), "{said}");
+    assert!(said.starts_with("PreToolUse\n"), "{said}");
     let o = hookshot().args(["serve", "--help"]).output().unwrap();
     assert!(String::from_utf8_lossy(&o.stdout).contains("fire, list, stats, shutdown"));
 }
@@ -685,7 +685,7 @@ fn list_shows_argument_filters_and_every_hook_in_one_event_block() {
     assert_eq!(o.status.code(), Some(0), "{o:?}");
     let said = String::from_utf8_lossy(&o.stdout);
     let lines: Vec<&str> = said.lines().collect();
-    assert_eq!(lines[0], "BeforeTool (PreToolUse)", "{said}");
+    assert_eq!(lines[0], "PreToolUse", "{said}");
     assert!(
         lines[1].contains("(matcher Bash(git push*), cli claude, active) "),
         "{said}"

@@ -682,3 +682,60 @@ fn uninstall_all_takes_hookshot_out_of_every_agent_and_project_it_registered_in(
         text(&out)
     );
 }
+
+#[test]
+fn install_dry_run_shows_the_diff_and_writes_nothing() {
+    let p = Project::new();
+    let mine = "{\n  // mine\n  \"model\": \"x\"\n}\n";
+    p.write("home/.claude/settings.json", mine);
+    let before = std::fs::read_dir(p.path("home")).unwrap().count();
+    for flag in ["--dry-run", "--diff"] {
+        let out = install(&p, &["--agent", "claude", "--guards", "--closed", flag]);
+        assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+        let said = text(&out).0;
+        assert!(said.contains("(after install)\n"), "{said}");
+        assert!(said.contains("+    \"dangerous_confirmation\": {"), "{said}");
+        assert!(said.contains("+  \"hooks\": {"), "{said}");
+        // The closed policy the guards would set is the one shown.
+        assert!(said.contains("blocked by the closed failure policy"), "{said}");
+        assert!(said.ends_with("dry run: nothing was written\n"), "{said}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(p.path("home/.claude/settings.json")).unwrap(),
+        mine
+    );
+    assert!(!p.path("home/.config/hookshot").exists());
+    assert!(!p.path("home/.claude/settings.json.hookshot-backup").exists());
+    assert_eq!(std::fs::read_dir(p.path("home")).unwrap().count(), before);
+}
+
+#[test]
+fn install_guards_turns_the_built_ins_on_and_keeps_the_user_s_choices() {
+    let p = Project::new();
+    p.write(
+        "home/.config/hookshot/settings.json",
+        "{\n  // my choice\n  \"builtins\": {\"dangerous_confirmation\": {\"mode\": \"deny\"}}\n}\n",
+    );
+    let out = install(&p, &["--agent", "claude", "--guards", "--closed"]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let said = text(&out).0;
+    assert!(said.contains("dangerous_confirmation kept as you set it"), "{said}");
+    assert!(said.contains("next: `hookshot check"), "{said}");
+    let settings = std::fs::read_to_string(p.path("home/.config/hookshot/settings.json")).unwrap();
+    assert!(settings.contains("// my choice"), "{settings}");
+    let doc: Value = serde_json::from_str(&settings.replace("// my choice", "")).unwrap();
+    assert_eq!(doc["builtins"]["dangerous_confirmation"]["mode"], "deny");
+    assert_eq!(doc["builtins"]["security_scan"]["mode"], "redact");
+    assert_eq!(doc["builtins"]["audit_log"]["path"], "audit.jsonl");
+    assert_eq!(doc["hooksConfig"]["onFailure"], "closed");
+    // The registration carries the policy the guards set.
+    let pre = registered(&p.path("home/.claude/settings.json"), "PreToolUse");
+    assert!(pre.contains("blocked by the closed failure policy"), "{pre}");
+    let out = p.command(&["check", "git push --force"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{:?}", text(&out));
+    let out = p.command(&["doctor"]).output().unwrap();
+    let said = text(&out).0;
+    for on in ["dangerous_confirmation", "security_scan", "audit_log"] {
+        assert!(said.contains(&format!("built-in on: {on}")), "{said}");
+    }
+}

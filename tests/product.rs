@@ -411,7 +411,10 @@ fn an_install_with_warm_answers_the_same_from_a_warm_server_and_a_plain_install_
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
     let command = registered_command(&settings, "PreToolUse");
-    assert!(command.contains("fire --agent claude --warm PreToolUse ||"), "{command}");
+    assert!(
+        command.contains("fire --agent claude --warm PreToolUse ||"),
+        "{command}"
+    );
     let input = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}})
         .to_string()
         .into_bytes();

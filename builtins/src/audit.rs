@@ -303,10 +303,18 @@ impl AuditLog {
                 })
             })
             .collect();
+        // The event as the calling agent named it (a Claude Code user reads
+        // PreToolUse, not gemini's BeforeTool); the canonical name when the
+        // input names none or another event.
+        let event = input
+            .get("hook_event_name")
+            .and_then(Value::as_str)
+            .filter(|n| hookshot_core::EventKind::parse(n).is_some_and(|(e, _)| e == outcome.event))
+            .unwrap_or(outcome.event.canonical_name());
         let record = json!({
             "timestamp": hookshot_core::input::rfc3339_now(),
             "session_id": session_id,
-            "event": outcome.event.canonical_name(),
+            "event": event,
             "tool": input.get("tool_name"),
             "decision": outcome.output.decision,
             "reason": outcome.output.reason,
@@ -372,6 +380,36 @@ mod tests {
         assert!(current.len() <= 600 + 300);
         assert_eq!(lines[0]["event"], "BeforeTool");
         assert_eq!(lines[0]["tool"], "write_file");
+    }
+
+    #[test]
+    fn the_event_is_named_as_the_calling_agent_named_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("audit.jsonl");
+        let log = AuditLog::start(AuditConfig {
+            path: path.clone(),
+            max_bytes: 1 << 20,
+            keep: 1,
+        })
+        .unwrap();
+        let outcome = Outcome::empty(EventKind::BeforeTool);
+        for name in ["PreToolUse", "BeforeTool", "Stop"] {
+            let input = json!({"hook_event_name": name}).as_object().unwrap().clone();
+            log.record("s1", &input, &outcome, 1.0);
+        }
+        drop(log);
+        let events: Vec<String> = std::fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<Value>(l).unwrap()["event"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        // A name of another event is not taken for this one.
+        assert_eq!(events, ["PreToolUse", "BeforeTool", "BeforeTool"]);
     }
 
     #[test]

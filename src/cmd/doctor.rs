@@ -85,10 +85,13 @@ pub(crate) fn run(args: DoctorArgs) -> Result<u8, Fail> {
             .chain(reg.skipped().iter().map(|(h, _)| h))
             .filter(|h| h.provenance.file.as_deref() == Some(s.source.path.as_path()))
             .count();
-        let dialect = s.dialect.map_or("no hooks", |d| d.as_str());
+        let what = match s.dialect {
+            Some(d) => format!("{d}, {n} hook(s)"),
+            None => "no hooks".into(),
+        };
         let state = if s.trusted { "loaded" } else { "NOT TRUSTED" };
         println!(
-            "  {state}: {} ({} settings, {dialect}, {n} hook(s))",
+            "  {state}: {} ({} settings, {what})",
             hookshot_core::display::escaped_lines(&s.source.path.display().to_string()),
             s.source.kind
         );

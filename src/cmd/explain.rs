@@ -124,11 +124,16 @@ pub(crate) fn run(args: ExplainArgs) -> Result<u8, Fail> {
                 hookshot::MAX_DEPTH
             ),
         };
+        // A built-in has no dialect of its own: it answers in the caller's.
+        let dialect = if h.source == hookshot::SourceKind::Builtin {
+            String::new()
+        } else {
+            format!(" {}", h.dialect)
+        };
         println!(
-            "  {}  [{} {}, matcher {}] {}\n      {}",
+            "  {}  [{}{dialect}, matcher {}] {}\n      {}",
             shown(h.label()),
             h.source,
-            h.dialect,
             shown(&matcher(h)),
             shown(&h.provenance.to_string()),
             shown(&verdict)

@@ -80,18 +80,15 @@ fn write_list(out: &mut impl Write, rows: &[Listed<'_>]) -> std::io::Result<()> 
     }
     for e in events {
         let of_event = || rows.iter().filter(move |r| r.event == e);
-        // Each hook's own agent's name for the event, beside the canonical one.
-        let mut names: Vec<&str> = of_event()
-            .filter_map(|r| e.name_in(r.dialect))
-            .filter(|n| *n != e.canonical_name())
-            .collect();
-        names.sort_unstable();
-        names.dedup();
-        if names.is_empty() {
-            writeln!(out, "{e}")?;
-        } else {
-            writeln!(out, "{e} ({})", names.join(", "))?;
+        // The event as its hooks' own agents name it (a Claude Code user
+        // reads PreToolUse, not gemini's BeforeTool), in order of appearance.
+        let mut names: Vec<&str> = Vec::new();
+        for n in of_event().map(|r| e.display_in(r.dialect)) {
+            if !names.contains(&n) {
+                names.push(n);
+            }
         }
+        writeln!(out, "{}", names.join(", "))?;
         for r in of_event() {
             let m = match r.matcher {
                 MatcherSpec::Any => "*".to_string(),

@@ -5,10 +5,12 @@
 //! `cmd`, not inside it.
 
 pub(crate) mod bench;
+pub(crate) mod check;
 pub(crate) mod doctor;
 pub(crate) mod explain;
 pub(crate) mod fire;
 pub(crate) mod list;
+pub(crate) mod log;
 pub(crate) mod replay;
 pub(crate) mod serve;
 pub(crate) mod stats;

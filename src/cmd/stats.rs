@@ -5,12 +5,15 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use crate::audit_file::{configured_audit_log, located};
 use crate::fail::Fail;
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct StatsArgs {
     /// The audit log (JSON Lines written by the audit_log built-in);
-    /// rotated files beside it (`.1`, `.2`, ...) are read too.
+    /// rotated files beside it (`.1`, `.2`, ...) are read too. Default:
+    /// the one your settings configure. A relative name not found here is
+    /// looked for where the built-in puts it ($XDG_STATE_HOME/hookshot/).
     #[arg(long, value_name = "FILE")]
     audit: Option<PathBuf>,
     /// Ask a running `hookshot serve --socket PATH` instead.
@@ -25,7 +28,11 @@ pub(crate) fn run(args: StatsArgs) -> Result<u8, Fail> {
     let StatsArgs { audit, socket, json } = args;
     let stats = match (audit, socket) {
         (_, Some(socket)) => live_stats(&socket)?,
-        (Some(audit), None) => {
+        (audit, None) => {
+            let audit = match audit {
+                Some(named) => located(named),
+                None => configured_audit_log()?,
+            };
             let (rows, lost) = audit_stats(&audit)?;
             if lost.total() > 0 {
                 // Not a row: the JSON rows stay one per hook.
@@ -45,11 +52,6 @@ pub(crate) fn run(args: StatsArgs) -> Result<u8, Fail> {
                 }
             }
             rows
-        }
-        (None, None) => {
-            return Err(Fail::Usage(
-                "stats needs --audit FILE (an audit_log built-in's log) or --socket PATH (a running `hookshot serve --socket PATH`)".into(),
-            ));
         }
     };
     print_stats(&stats, json);

@@ -152,7 +152,7 @@ fn describe_for_trust(h: &hookshot::HookDef) -> String {
     };
     format!(
         "  {} [{}] matcher {}, timeout {}s, on failure {:?} ({})\n    {}",
-        h.event,
+        h.event.display_in(h.dialect),
         h.dialect,
         visible(&matcher),
         h.timeout.as_secs_f64(),

@@ -193,6 +193,20 @@ pub(crate) struct InstallArgs {
     /// (docs/CLI.md, "Warm fire").
     #[arg(long)]
     warm: bool,
+    /// Protection in one command: also turn on the three built-ins in your
+    /// hookshot settings (dangerous_confirmation asking before destructive
+    /// commands, security_scan redacting secrets, audit_log), keeping any
+    /// choice already made there.
+    #[arg(long, conflicts_with = "project")]
+    guards: bool,
+    /// With --guards: the closed failure policy too (a hook or hookshot
+    /// itself that cannot run blocks the action instead of warning).
+    #[arg(long, requires = "guards")]
+    closed: bool,
+    /// Show what would change in each file (a unified diff) and write
+    /// nothing.
+    #[arg(long, visible_alias = "diff")]
+    dry_run: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -250,12 +264,12 @@ fn scope_of(project: Option<&Path>) -> Result<Scope, Fail> {
 /// cache (`npx`, `uvx`, `pipx run`), which is cleaned behind the user's
 /// back, it is first copied to a lasting place, so the agent's hooks do not
 /// vanish with the cache.
-fn this_program() -> Result<String, Fail> {
+fn this_program(dry_run: bool) -> Result<String, Fail> {
     let exe = std::env::current_exe()
         .and_then(std::fs::canonicalize)
         .map_err(|e| Fail::Usage(format!("cannot find this program: {e}")))?;
     let exe = if in_runner_cache(&exe) {
-        lasting_copy(&exe)?
+        lasting_copy(&exe, dry_run)?
     } else {
         exe
     };
@@ -313,11 +327,19 @@ fn in_runner_cache(exe: &Path) -> bool {
 /// Copies `exe` to `$XDG_DATA_HOME/hookshot/bin/hookshot` (whole, then
 /// renamed into place: a hook running the old copy keeps it) and returns
 /// that path.
-fn lasting_copy(exe: &Path) -> Result<PathBuf, Fail> {
+fn lasting_copy(exe: &Path, dry_run: bool) -> Result<PathBuf, Fail> {
     let dir = hookshot_core::paths::xdg_dir("XDG_DATA_HOME", ".local/share")
         .ok_or_else(|| Fail::Usage("install: HOME is not set; cannot keep a copy of hookshot".into()))?
         .join("hookshot")
         .join("bin");
+    if dry_run {
+        println!(
+            "would copy {} to {} (a package runner's cache is cleaned)",
+            exe.display(),
+            dir.join("hookshot").display()
+        );
+        return Ok(dir.join("hookshot"));
+    }
     let fail = |e: std::io::Error| Fail::Usage(format!("install: cannot copy hookshot to {}: {e}", dir.display()));
     std::fs::create_dir_all(&dir).map_err(fail)?;
     let target = dir.join("hookshot");
@@ -787,14 +809,27 @@ fn register(
 pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
     let scope = scope(&args.place)?;
     let agent = args.place.agent;
-    let policy = policy_for(&scope)?;
-    let program = this_program()?;
+    let dry = args.dry_run;
+    // The guards first: the registration carries the policy they set.
+    let guards = if args.guards {
+        Some(write_guards(&scope, args.closed, dry)?)
+    } else {
+        None
+    };
+    let policy = match &guards {
+        // A dry run wrote nothing, so the settings do not say it yet.
+        Some(_) if dry && args.closed => FailPolicy::Closed,
+        _ => policy_for(&scope)?,
+    };
+    let program = this_program(dry)?;
     // A file a team shares names the program so it works on another machine.
     let portable = matches!(scope, Scope::Project(_)) && agent != Agent::Claude;
     let mut left = Vec::new();
     let mut code = 0;
     warn_if_run_from_inside(&scope);
-    if let Scope::Project(project) = &scope {
+    if let Scope::Project(project) = &scope
+        && !dry
+    {
         remember_project(project);
     }
     for f in agent.files(&scope) {
@@ -843,6 +878,17 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
             continue;
         }
         let text = file.render(&doc)?;
+        if dry {
+            print_diff(&f.path, file.text.as_deref().unwrap_or_default(), &text);
+            if !theirs.is_empty() {
+                println!(
+                    "would move {} hook group(s) into {}",
+                    theirs.values().filter_map(Value::as_array).map(Vec::len).sum::<usize>(),
+                    imported.display()
+                );
+            }
+            continue;
+        }
         // The imported hooks are saved before they leave the agent's file:
         // a failure between the two runs them twice, never not at all.
         if !theirs.is_empty() {
@@ -868,6 +914,10 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
             println!("{}: hookshot's older registration taken out", f.path.display());
         }
     }
+    if dry {
+        println!("dry run: nothing was written");
+        return Ok(code);
+    }
     if agent == Agent::Codex {
         // Codex runs a hook of hooks.json only once its user approved it:
         // until then this registration guards nothing.
@@ -884,6 +934,20 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
             "if hookshot itself cannot run, {agent} shows a warning and goes on (open failure policy; with \"hooksConfig\": {{\"onFailure\": \"closed\"}} in hookshot's settings, run install again to block instead)"
         ),
     }
+    if let Some(settings) = guards {
+        println!(
+            "next: `hookshot check 'git push --force'` shows a guard at work; `hookshot doctor` checks the setup; \
+             `hookshot log` shows decisions. Your guards are in {} (docs/BUILTINS.md); `hookshot uninstall --agent {}` takes hookshot out of the agent (the guards stay in that file)",
+            settings.display(),
+            agent.name()
+        );
+        if !args.closed {
+            println!(
+                "for the closed policy (block, not warn, when a guard cannot run): `hookshot install --agent {} --guards --closed`",
+                agent.name()
+            );
+        }
+    }
     if !left.is_empty() {
         eprintln!(
             "hookshot: {} hook group(s) stay where {agent} runs them, as they were:",
@@ -895,6 +959,90 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
         code = 1;
     }
     Ok(code)
+}
+
+/// The built-ins `--guards` turns on, as a user who wants protection
+/// expects them: asked before a destructive command, secrets redacted on
+/// the way to the model, every decision logged.
+fn guard_settings() -> [(&'static str, Value); 3] {
+    [
+        ("dangerous_confirmation", json!({"mode": "ask"})),
+        ("security_scan", json!({"mode": "redact"})),
+        ("audit_log", json!({"path": "audit.jsonl"})),
+    ]
+}
+
+/// Writes the guards into the user's hookshot settings (each built-in only
+/// where the file has no choice for it yet; with `closed`, the closed
+/// failure policy). Returns the file.
+fn write_guards(scope: &Scope, closed: bool, dry: bool) -> Result<PathBuf, Fail> {
+    let Scope::User { config, .. } = scope else {
+        return Err(Fail::Usage(
+            "--guards writes your user settings; leave out --project".into(),
+        ));
+    };
+    let path = config.join("hookshot").join("settings.json");
+    let file = JsonFile::read(&path, None)?;
+    let mut doc = file.doc.clone();
+    let builtins = doc.entry("builtins").or_insert_with(|| json!({}));
+    let Some(builtins) = builtins.as_object_mut() else {
+        return Err(Fail::Usage(format!(
+            "{}: \"builtins\" is not an object; nothing was changed",
+            path.display()
+        )));
+    };
+    let mut kept = Vec::new();
+    for (name, options) in guard_settings() {
+        if builtins.contains_key(name) {
+            kept.push(name);
+        } else {
+            builtins.insert(name.into(), options);
+        }
+    }
+    if closed {
+        let config = doc.entry("hooksConfig").or_insert_with(|| json!({}));
+        let Some(config) = config.as_object_mut() else {
+            return Err(Fail::Usage(format!(
+                "{}: \"hooksConfig\" is not an object; nothing was changed",
+                path.display()
+            )));
+        };
+        config.insert("onFailure".into(), json!("closed"));
+    }
+    for name in &kept {
+        println!("{}: {name} kept as you set it", path.display());
+    }
+    if doc == file.doc {
+        return Ok(path);
+    }
+    let text = file.render(&doc)?;
+    if dry {
+        print_diff(&path, file.text.as_deref().unwrap_or_default(), &text);
+        return Ok(path);
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| Fail::Usage(format!("{}: {e}", dir.display())))?;
+    }
+    file::write(&path, text.as_bytes(), None, true, None)?;
+    println!(
+        "{}: built-ins on: dangerous_confirmation asks before destructive commands, security_scan redacts secrets \
+         (in commands too: what runs then holds the placeholder), audit_log records each decision{}",
+        path.display(),
+        if closed { "; closed failure policy" } else { "" }
+    );
+    Ok(path)
+}
+
+/// A unified diff of what install would write to `path`.
+fn print_diff(path: &Path, old: &str, new: &str) {
+    let name = path.display().to_string();
+    let diff = similar::TextDiff::from_lines(old, new);
+    print!(
+        "{}",
+        diff.unified_diff()
+            .context_radius(3)
+            .header(&name, &format!("{name} (after install)"))
+    );
 }
 
 /// The failure policy the registration carries: what hookshot's trusted

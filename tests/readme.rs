@@ -1,0 +1,89 @@
+//! The README's first-screen commands, run exactly as written (each line
+//! by `sh -c`, with `hookshot` on PATH being this build) in a fresh home
+//! and project: a newcomer copies them, so each must work as shown.
+
+mod common;
+
+use common::Project;
+
+/// The lines of the fenced block that follows the README line starting
+/// with `intro`.
+fn block_after(intro: &str) -> Vec<String> {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let from = readme.find(intro).unwrap_or_else(|| panic!("README has no {intro:?}"));
+    let rest = &readme[from..];
+    let start = rest.find("```sh\n").unwrap() + "```sh\n".len();
+    let end = rest[start..].find("```").unwrap();
+    rest[start..start + end]
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+fn run(p: &Project, line: &str) -> std::process::Output {
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_hookshot")).parent().unwrap();
+    p.command_of("sh".as_ref(), &["-c", line])
+        .current_dir(p.path("proj"))
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+        .env("XDG_STATE_HOME", p.path("home/.local/state"))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_protection_block_works_as_written() {
+    let p = Project::new();
+    let lines = block_after("Protection in one command");
+    assert!(lines.len() >= 5, "{lines:?}");
+    let settings = p.path("home/.claude/settings.json");
+    for line in &lines {
+        let out = run(&p, line);
+        let said = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{line}\n{said}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if line.contains("--dry-run") {
+            assert!(!settings.exists(), "{line}");
+            assert!(said.contains("dry run: nothing was written"), "{said}");
+        } else if line.contains("uninstall --all") {
+            assert!(!settings.exists(), "{said}");
+        } else if line.contains("install") {
+            assert!(
+                std::fs::read_to_string(&settings)
+                    .unwrap()
+                    .contains("fire --agent claude")
+            );
+        } else if line.contains("check") {
+            assert!(said.contains("ASKS YOU FIRST"), "{said}");
+        } else if line.starts_with("hookshot log") {
+            assert!(said.contains("PreToolUse Bash  ask"), "{said}");
+        }
+    }
+}
+
+#[test]
+fn the_quick_start_block_works_as_written() {
+    let p = Project::new();
+    let claude =
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]}}"#;
+    p.write("home/.claude/settings.json", claude);
+    for line in block_after("## Quick start") {
+        let out = run(&p, &line);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{line}\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // Installed, imported, uninstalled: the file as it was.
+    assert_eq!(
+        std::fs::read_to_string(p.path("home/.claude/settings.json")).unwrap(),
+        claude
+    );
+}
