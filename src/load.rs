@@ -78,6 +78,38 @@ pub(crate) fn parse_event(name: &str) -> Result<(EventKind, hookshot::Dialect), 
     })
 }
 
+/// The value parser of an EVENT argument: every event name of every
+/// dialect is offered to shell completion, and an unknown name gets the
+/// same message as everywhere ("did you mean").
+#[derive(Clone, Debug)]
+pub(crate) struct EventName;
+
+impl clap::builder::TypedValueParser for EventName {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        let name = value.to_string_lossy();
+        match parse_event(&name) {
+            Ok(_) => Ok(name.into_owned()),
+            Err(Fail::Usage(msg) | Fail::Settings(msg)) => {
+                Err(clap::Error::raw(clap::error::ErrorKind::InvalidValue, format!("{msg}\n")).with_cmd(cmd))
+            }
+        }
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        let mut names: Vec<&'static str> = EventKind::all_names().collect();
+        names.sort_unstable();
+        names.dedup();
+        Some(Box::new(names.into_iter().map(clap::builder::PossibleValue::new)))
+    }
+}
+
 /// `$XDG_CONFIG_HOME`, else `~/.config` (a relative value is ignored:
 /// see [`hookshot_core::paths::xdg_dir`]).
 pub(crate) fn config_home() -> Option<PathBuf> {

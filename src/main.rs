@@ -17,11 +17,23 @@ mod warm;
 
 use fail::Fail;
 
+/// The first steps, under `hookshot --help` (and as the man page's EXAMPLES).
+const GETTING_STARTED: &str = "\
+Getting started:
+  hookshot install --agent claude --guards --dry-run   what would change, nothing written
+  hookshot install --agent claude --guards             register hookshot with the three built-in guards
+  hookshot check 'git push --force'                    would this be blocked, and by which rule
+  hookshot doctor                                      what the agent sees now
+  hookshot log                                         the latest decisions
+  hookshot uninstall --all                             take hookshot out of every agent (before removing it)
+(--agent gemini and --agent codex work the same; Codex runs the hooks once approved in its /hooks screen.)";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "hookshot",
     version,
-    about = "A hook engine for AI agents: runs Claude Code, gemini-cli, Codex, jcli and picoclaw hooks"
+    about = "A hook engine for AI agents: runs Claude Code, gemini-cli, Codex, jcli and picoclaw hooks",
+    after_help = GETTING_STARTED
 )]
 struct Cli {
     #[command(flatten)]
@@ -308,8 +320,90 @@ fn man_page() -> std::io::Result<Vec<u8>> {
         )
         .as_bytes(),
     );
+    out.extend_from_slice(man_files_environment_examples().as_bytes());
     top.render_version_section(&mut out)?;
     Ok(out)
+}
+
+/// The man page's FILES, ENVIRONMENT and EXAMPLES: where hookshot reads
+/// and writes, what changes its behaviour, and the first steps.
+fn man_files_environment_examples() -> String {
+    let mut out = String::from(".SH FILES\n");
+    for (file, what) in [
+        (
+            "~/.config/hookshot/settings.json",
+            "your settings (any dialect), built-ins and the failure policy; read first",
+        ),
+        (
+            ".hookshot/settings.json",
+            "a project's settings; run only once approved with \\fBhookshot trust\\fR",
+        ),
+        (
+            "~/.config/hookshot/trusted.json",
+            "the trust store: each approved project file, by content",
+        ),
+        (
+            "~/.config/hookshot/imported/, .hookshot/imported/",
+            "the hooks \\fBinstall --import\\fR moved out of an agent's file",
+        ),
+        (
+            "~/.claude/settings.json, .claude/settings.local.json",
+            "Claude Code's files, where \\fBinstall\\fR registers hookshot",
+        ),
+        ("~/.gemini/settings.json, .gemini/settings.json", "gemini-cli's files"),
+        (
+            "~/.codex/hooks.json, .codex/hooks.json",
+            "Codex's files (its approvals: ~/.codex/config.toml)",
+        ),
+        (
+            "FILE.hookshot-backup, FILE.hookshot-absent",
+            "an agent's file as it was before the first install",
+        ),
+        (
+            "~/.local/state/hookshot/",
+            "the audit log of a user file's \\fBaudit_log\\fR, background job spool",
+        ),
+        (
+            "~/.local/share/hookshot/",
+            "the lasting copy for package runners, the projects \\fBinstall --project\\fR registered in",
+        ),
+        ("/etc/hookshot/settings.json", "system settings (lowest precedence)"),
+    ] {
+        out.push_str(&format!(".TP\n\\fI{file}\\fR\n{what}\n"));
+    }
+    out.push_str(".SH ENVIRONMENT\n");
+    for (var, what) in [
+        (
+            "XDG_CONFIG_HOME, XDG_STATE_HOME, XDG_DATA_HOME, XDG_RUNTIME_DIR",
+            "move the folders above (default under HOME)",
+        ),
+        ("RUST_LOG", "what hookshot logs on stderr, e.g. hookshot=debug"),
+        (
+            "OTEL_EXPORTER_OTLP_ENDPOINT",
+            "send traces and metrics of each event to an OTLP receiver (OTEL_* variables as usual)",
+        ),
+        (
+            "HOOKSHOT_CODEX",
+            "the codex program \\fBdoctor\\fR asks which hooks Codex approved (default: codex on PATH)",
+        ),
+        (
+            "HOOKSHOT_SYSTEM_DIR",
+            "one more folder of system settings (for tests and packagers)",
+        ),
+        (
+            "CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR",
+            "set by the agents: the project hooks run in",
+        ),
+    ] {
+        out.push_str(&format!(".TP\n\\fB{var}\\fR\n{what}\n"));
+    }
+    out.push_str(".SH EXAMPLES\n.nf\n");
+    for line in GETTING_STARTED.lines().skip(1) {
+        out.push_str(&line.replace('\\', "\\\\").replace('-', "\\-"));
+        out.push('\n');
+    }
+    out.push_str(".fi\n");
+    out
 }
 
 /// Waits for SIGTERM, SIGINT or SIGHUP; returns its number. If a handler

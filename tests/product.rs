@@ -575,7 +575,17 @@ fn completions_and_the_man_page_come_from_the_cli_definition() {
         assert_eq!(out.status.code(), Some(0), "{shell}");
         let s = String::from_utf8_lossy(&out.stdout);
         assert!(s.contains("explain") && s.contains("uninstall"), "{shell}: {s}");
+        // Event names complete, in every dialect (clap's fish script
+        // completes options' values only).
+        for event in ["PreToolUse", "BeforeTool", "pre_tool_execution"] {
+            assert!(shell == "fish" || s.contains(event), "{shell}: no {event}");
+        }
     }
+    let out = hookshot().args(["--help"]).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("Getting started:\n  hookshot install --agent claude --guards"),
+        "{out:?}"
+    );
     let out = hookshot().args(["man"]).output().unwrap();
     let s = String::from_utf8_lossy(&out.stdout);
     assert!(s.starts_with(".ie") || s.contains(".TH hookshot"), "{s}");
@@ -587,6 +597,9 @@ fn completions_and_the_man_page_come_from_the_cli_definition() {
         ".SH \"HOOKSHOT FIRE\"",
         ".SH \"HOOKSHOT INSTALL\"",
         ".SH \"EXIT STATUS\"",
+        ".SH FILES",
+        ".SH ENVIRONMENT",
+        ".SH EXAMPLES",
     ] {
         assert!(s.contains(section), "{section} missing:\n{s}");
     }

@@ -13,6 +13,7 @@ use crate::load::{Sources, build, parse_event, print_load_warnings, read_input};
 #[derive(clap::Args, Debug)]
 pub(crate) struct BenchArgs {
     /// The event.
+    #[arg(value_parser = crate::load::EventName, hide_possible_values = true)]
     event: String,
     #[command(flatten)]
     sources: Sources,

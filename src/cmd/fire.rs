@@ -14,6 +14,7 @@ use crate::load::{Sources, build_for, parse_event, read_event_input};
 #[derive(clap::Args, Debug)]
 pub(crate) struct FireArgs {
     /// The event, in any dialect (BeforeTool, PreToolUse, pre_tool_execution, ...).
+    #[arg(value_parser = crate::load::EventName, hide_possible_values = true)]
     event: String,
     /// The event input as JSON (a file, or - for stdin; default: stdin when piped).
     #[arg(long, value_name = "FILE|-")]
