@@ -43,6 +43,9 @@ import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LAUNCHER = os.path.join(ROOT, "packaging", "npm", "hookshot-cli")
+# What a package's page shows (npm, PyPI) and the licence every package carries.
+PACKAGE_README = os.path.join(ROOT, "packaging", "README.md")
+LICENSE = os.path.join(ROOT, "LICENSE")
 # The packages' name (see above: `hookshot` is taken on npm and PyPI).
 NAME = "hookshot-cli"
 
@@ -125,7 +128,18 @@ def npm_pack(folder, out):
     return os.path.join(out, name)
 
 
-def platform_package(binary, version, license, os_, cpu, libc, out, work):
+def add_readme_and_licence(folder, manifest, repository):
+    """The package README, the LICENSE and, when the workspace names one,
+    the repository: what a user reads on the registry's page."""
+    shutil.copy2(PACKAGE_README, os.path.join(folder, "README.md"))
+    shutil.copy2(LICENSE, os.path.join(folder, "LICENSE"))
+    manifest["files"] = manifest["files"] + ["README.md", "LICENSE"]
+    if repository:
+        manifest["repository"] = {"type": "git", "url": repository}
+        manifest["homepage"] = repository
+
+
+def platform_package(binary, version, license, os_, cpu, libc, out, work, repository=None):
     name = f"{NAME}-{os_}-{cpu}" + ("-musl" if libc == "musl" else "")
     folder = os.path.join(work, name)
     os.makedirs(os.path.join(folder, "bin"))
@@ -143,12 +157,13 @@ def platform_package(binary, version, license, os_, cpu, libc, out, work):
     }
     if libc == "glibc":
         manifest["libc"] = ["glibc"]
+    add_readme_and_licence(folder, manifest, repository)
     with open(os.path.join(folder, "package.json"), "w") as f:
         json.dump(manifest, f, indent=2)
     return npm_pack(folder, out)
 
 
-def main_package(version, license, description, out, work):
+def main_package(version, license, description, out, work, repository=None):
     folder = os.path.join(work, NAME)
     shutil.copytree(LAUNCHER, folder)
     os.chmod(os.path.join(folder, "bin", "hookshot.js"), 0o755)
@@ -162,6 +177,7 @@ def main_package(version, license, description, out, work):
         "engines": {"node": ">=18"},
         "optionalDependencies": {f"{NAME}-{p}": version for p in PLATFORMS},
     }
+    add_readme_and_licence(folder, manifest, repository)
     with open(os.path.join(folder, "package.json"), "w") as f:
         json.dump(manifest, f, indent=2)
     return npm_pack(folder, out)
@@ -172,14 +188,21 @@ def record_line(name, data):
     return f"{name},sha256={digest},{len(data)}"
 
 
-def wheel(binary, version, license, description, tag, out):
-    """A wheel holding the binary as its one script (PEP 427)."""
+def wheel(binary, version, license, description, tag, out, repository=None):
+    """A wheel holding the binary as its one script (PEP 427), with the
+    package README as its description and the LICENSE in its dist-info."""
     dist = f"{DIST}-{version}"
     files = []
     with open(binary, "rb") as f:
         files.append((f"{dist}.data/scripts/hookshot", f.read(), 0o755))
+    with open(PACKAGE_README, encoding="utf-8") as f:
+        readme = f.read()
+    with open(LICENSE, "rb") as f:
+        files.append((f"{dist}.dist-info/LICENSE", f.read(), 0o644))
+    urls = f"Project-URL: Repository, {repository}\n" if repository else ""
     metadata = (f"Metadata-Version: 2.1\nName: {NAME}\nVersion: {version}\n"
-                f"Summary: {description}\nLicense: {license}\nRequires-Python: >=3.8\n")
+                f"Summary: {description}\nLicense: {license}\n{urls}Requires-Python: >=3.8\n"
+                f"Description-Content-Type: text/markdown\n\n{readme}")
     files.append((f"{dist}.dist-info/METADATA", metadata.encode(), 0o644))
     wheel_meta = f"Wheel-Version: 1.0\nGenerator: hookshot scripts/package.py\nRoot-Is-Purelib: false\nTag: py3-none-{tag}\n"
     files.append((f"{dist}.dist-info/WHEEL", wheel_meta.encode(), 0o644))
@@ -206,7 +229,7 @@ def main():
     if target not in TARGETS:
         sys.exit(f"package.py: no package layout for {target} (known: {', '.join(TARGETS)})")
     os_, cpu, libc, arch = TARGETS[target]
-    version, license, description, _ = workspace()
+    version, license, description, repository = workspace()
     binary = os.path.abspath(args.binary) if args.binary else build(target)
     if not os.path.isfile(binary):
         sys.exit(f"package.py: no binary at {binary}")
@@ -215,9 +238,9 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         binary = stripped(binary, work)
         made = [
-            platform_package(binary, version, license, os_, cpu, libc, out, work),
-            main_package(version, license, description, out, work),
-            wheel(binary, version, license, description, wheel_tag(binary, libc, arch), out),
+            platform_package(binary, version, license, os_, cpu, libc, out, work, repository),
+            main_package(version, license, description, out, work, repository),
+            wheel(binary, version, license, description, wheel_tag(binary, libc, arch), out, repository),
         ]
     for m in made:
         print(m)

@@ -99,9 +99,10 @@ fn used_like_a_user(hookshot: &Path, bin: &Path) -> String {
         .as_str()
         .expect("a registered command")
         .to_string();
+    // The program first (`PROGRAM fire --agent claude PreToolUse || ...`).
     let program = command
-        .strip_prefix("P=")
-        .and_then(|c| c.split(';').next())
+        .split_once(" fire ")
+        .map(|(p, _)| p)
         .expect("the registration names its program")
         .to_string();
     std::fs::create_dir_all(home.path().join(".config/hookshot")).unwrap();
@@ -125,6 +126,44 @@ fn used_like_a_user(hookshot: &Path, bin: &Path) -> String {
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no rm here"));
     program
+}
+
+#[test]
+#[ignore = "end-to-end: npm and pip installs, 20 s; .ci/run's end-to-end step runs them (cargo test -- --ignored)"]
+fn every_package_carries_the_readme_and_the_licence() {
+    for prefix in ["hookshot-cli-0", "hookshot-cli-linux-"] {
+        let out = run(Command::new("tar").arg("tzf").arg(one(".tgz", prefix)));
+        let listing = String::from_utf8_lossy(&out.stdout);
+        for file in ["package/README.md", "package/LICENSE"] {
+            assert!(listing.lines().any(|l| l == file), "{prefix}: no {file} in\n{listing}");
+        }
+    }
+    let wheel = std::fs::File::open(one(".whl", "hookshot_cli-")).unwrap();
+    let mut zip = zip_listing(wheel);
+    zip.sort();
+    assert!(zip.iter().any(|n| n.ends_with(".dist-info/LICENSE")), "{zip:?}");
+}
+
+/// The names in a zip file (its central directory), read with the
+/// standard library: `unzip` is not on every CI image.
+fn zip_listing(mut file: std::fs::File) -> Vec<String> {
+    use std::io::Read;
+    let mut data = Vec::new();
+    file.read_to_end(&mut data).unwrap();
+    let mut names = Vec::new();
+    let mut i = 0;
+    while i + 46 <= data.len() {
+        if data[i..i + 4] == [0x50, 0x4b, 0x01, 0x02] {
+            let n = u16::from_le_bytes([data[i + 28], data[i + 29]]) as usize;
+            let extra = u16::from_le_bytes([data[i + 30], data[i + 31]]) as usize;
+            let comment = u16::from_le_bytes([data[i + 32], data[i + 33]]) as usize;
+            names.push(String::from_utf8_lossy(&data[i + 46..i + 46 + n]).into_owned());
+            i += 46 + n + extra + comment;
+        } else {
+            i += 1;
+        }
+    }
+    names
 }
 
 #[test]
@@ -213,7 +252,10 @@ fn install_from_a_package_runners_cache_registers_a_lasting_copy() {
     let lasting = std::fs::canonicalize(home.path())
         .unwrap()
         .join(".local/share/hookshot/bin/hookshot");
-    assert!(settings.contains(&format!("P={};", lasting.display())), "{settings}");
+    assert!(
+        settings.contains(&format!("\"{} fire ", lasting.display())),
+        "{settings}"
+    );
     assert!(!settings.contains("_npx"), "{settings}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("lasting copy"));
     let version = run(Command::new(&lasting).arg("--version"));
@@ -242,7 +284,7 @@ fn npx_hookshot_cli_install_works() {
     assert!(out.status.success(), "npx: {}", String::from_utf8_lossy(&out.stderr));
     let settings = std::fs::read_to_string(home.path().join(".claude/settings.json")).unwrap();
     assert!(
-        settings.contains("/.local/share/hookshot/bin/hookshot;") && !settings.contains("_npx"),
+        settings.contains("/.local/share/hookshot/bin/hookshot fire ") && !settings.contains("_npx"),
         "{settings}"
     );
 }
