@@ -129,6 +129,12 @@ enum Command {
     /// Run declarative hook tests (`*.test.json` case files): one line per
     /// case, then `N passed, N failed`; exit 1 if any failed.
     Test(cmd::test::TestArgs),
+    /// The warm servers `fire --warm` starts: `list` them, or `stop` them
+    /// all so persistent hooks start over at the next event.
+    Warm {
+        #[command(subcommand)]
+        action: warm::WarmAction,
+    },
     /// The warm server `fire --warm` starts (not for direct use).
     #[command(hide = true)]
     WarmServer(warm::ServerArgs),
@@ -569,6 +575,7 @@ async fn run(command: Command) -> Result<u8, Fail> {
         }
         Command::Test(args) => cmd::test::run(args).await,
         Command::WarmServer(args) => warm::serve(args).await,
+        Command::Warm { action } => warm::manage(action),
     }
 }
 

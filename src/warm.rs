@@ -555,6 +555,62 @@ impl Drop for Active {
     }
 }
 
+/// What `hookshot warm` does with this user's warm servers.
+#[derive(clap::Subcommand, Debug)]
+pub(crate) enum WarmAction {
+    /// List the warm servers (one per user, project, settings and
+    /// environment) with their sockets.
+    List,
+    /// Stop every warm server of this user: each ends the events it is
+    /// answering, stops its hooks' processes and leaves; the next `fire
+    /// --warm` starts a fresh one (the way to have persistent hooks start
+    /// over).
+    Stop,
+}
+
+/// `hookshot warm list|stop`. A server leaves within a second of its
+/// socket going (it checks), so stopping is removing the sockets: no
+/// process is signalled by a name it might share with another's.
+pub(crate) fn manage(action: WarmAction) -> Result<u8, Fail> {
+    let Some(dir) = private_dir() else {
+        println!("no warm servers (no private runtime folder)");
+        return Ok(0);
+    };
+    let mut sockets: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| Fail::Usage(format!("{}: {e}", dir.display())))?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "sock"))
+        .collect();
+    sockets.sort();
+    match action {
+        WarmAction::List => {
+            for s in &sockets {
+                println!("{}", s.display());
+            }
+            println!("{} warm server(s) in {}", sockets.len(), dir.display());
+        }
+        WarmAction::Stop => {
+            let mut stopped = 0;
+            for s in &sockets {
+                // Its log, too: a log written moments ago tells a client
+                // not to start another server yet, and the next event
+                // should start one at once.
+                let _ = std::fs::remove_file(s.with_extension("log"));
+                match std::fs::remove_file(s) {
+                    Ok(()) => stopped += 1,
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => eprintln!("hookshot: {}: {e}", s.display()),
+                }
+            }
+            println!(
+                "{stopped} warm server(s) told to stop: each finishes its events, stops its hooks and leaves within a second"
+            );
+        }
+    }
+    Ok(0)
+}
+
 /// `hookshot warm-server`: serves until idle, or until its socket is gone
 /// or replaced.
 pub(crate) async fn serve(args: ServerArgs) -> Result<u8, Fail> {

@@ -93,12 +93,21 @@ fn the_writing_and_testing_block_works_as_written() {
     let p = Project::new();
     // The block runs from a clone's top folder: its examples, and what
     // `--record` writes, in a folder of the test's own.
-    std::os::unix::fs::symlink(concat!(env!("CARGO_MANIFEST_DIR"), "/examples"), p.path("proj/examples")).unwrap();
+    std::os::unix::fs::symlink(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/examples"),
+        p.path("proj/examples"),
+    )
+    .unwrap();
     for line in block_after("## Writing and testing hooks") {
         let out = run(&p, &line);
         let said = String::from_utf8_lossy(&out.stdout).into_owned();
         // The recorded event: a force push no hook of this empty home blocks.
-        assert_eq!(out.status.code(), Some(0), "{line}\n{said}\n{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{line}\n{said}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         if line.starts_with("hookshot explain") {
             assert!(said.starts_with("PreToolUse (claude)"), "{said}");
         }

@@ -852,3 +852,40 @@ fn a_slow_event_does_not_stall_the_other_warm_clients() {
         common::stderr(&slow)
     );
 }
+
+#[test]
+fn warm_stop_ends_every_server_and_the_next_event_starts_afresh() {
+    let p = Project::new();
+    claude_project(&p, "echo started >> starts.log; exit 0\n");
+    let warm = |p: &Project| {
+        let mut c = p.command(&["fire", "PreToolUse", "--workdir", "proj", "--trust-project"]);
+        c.args(["--warm", "--warm-idle", "60"])
+            .env("XDG_RUNTIME_DIR", p.path("run"));
+        let mut child = c.spawn().unwrap();
+        use std::io::Write;
+        let _ = child.stdin.take().unwrap().write_all(bash().to_string().as_bytes());
+        child.wait_with_output().unwrap()
+    };
+    let manage = |action: &str| {
+        let o = p
+            .command(&["warm", action])
+            .env("XDG_RUNTIME_DIR", p.path("run"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    assert_eq!(warm(&p).status.code(), Some(0));
+    wait_until("a warm server", || !servers(&p, "sock").is_empty());
+    let pid = server_pid(&p);
+    assert!(manage("list").contains("\n1 warm server(s) in "));
+    assert!(manage("stop").starts_with("1 warm server(s) told to stop"));
+    wait_until("the stopped server to leave", || !alive(pid));
+    assert!(servers(&p, "sock").is_empty());
+    assert!(manage("list").contains("0 warm server(s)"));
+    // The next warm event runs, and starts a new server.
+    assert_eq!(warm(&p).status.code(), Some(0));
+    wait_until("a new warm server", || !servers(&p, "sock").is_empty());
+    assert_ne!(server_pid(&p), pid);
+    manage("stop");
+}
