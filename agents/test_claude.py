@@ -221,6 +221,16 @@ class UnderHookshotOnly(Scenario):
         self.assertIn("force", run.shown_to_model().lower())
         self.assertIn("dangerous", run.shown_to_model().lower())
 
+    def test_a_secret_typed_into_the_prompt_never_reaches_the_model(self):
+        """Claude Code fires no model-request event: security_scan blocks a
+        prompt holding a secret at UserPromptSubmit, and Claude leaves the
+        prompt out of what it shows (suppressOriginalPrompt)."""
+        place = self.place(settings({}), True, {"builtins": {"security_scan": {"mode": "redact"}}})
+        run = harness.run_claude(place, [DONE], prompt="deploy with key AKIAIOSFODNN7EXAMPLE please")
+        self.assertEqual(run.script.main_requests(), [])
+        self.assertTrue(all("AKIAIOSFODNN7EXAMPLE" not in json.dumps(r) for r in run.script.requests))
+        self.assertIn("your prompt holds secrets (aws_access_key)", run.stdout)
+
     def test_an_untrusted_project_hook_does_not_run_until_trusted(self):
         place = self.place(settings({}), True)
         harness.untrusted_until_trusted(self, place, harness.run_claude, HOOKSHOT,

@@ -222,6 +222,13 @@ class UnderHookshotOnly(Scenario):
         doctor = place.hookshot(HOOKSHOT, "doctor", check=False, env={"HOOKSHOT_CODEX": "/nonexistent"})
         self.assertEqual(doctor.returncode, 0, doctor.stdout)
 
+    def test_a_secret_typed_into_the_prompt_never_reaches_the_model(self):
+        place = self.place({}, True, {"builtins": {"security_scan": {"mode": "redact"}}})
+        run = harness.run_codex(place, [DONE], prompt="deploy with key AKIAIOSFODNN7EXAMPLE please",
+                                json_events=False)
+        self.assertEqual(run.script.requests, [])
+        self.assertIn("hook: UserPromptSubmit Blocked", run.stdout + run.stderr)
+
     def test_built_ins_redact_secrets_in_answers_codex_applies(self):
         """Codex takes a rewrite only with "allow", and no replacement of a
         tool's result but a PostToolUse block's reason (which replaces what

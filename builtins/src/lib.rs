@@ -144,7 +144,12 @@ pub fn from_settings(config: &[BuiltinSetting], workdir: &Path) -> Builtins {
                         )),
                     }
                 }
-                for e in [EventKind::BeforeTool, EventKind::AfterTool, EventKind::BeforeModel] {
+                for e in [
+                    EventKind::BeforeTool,
+                    EventKind::AfterTool,
+                    EventKind::BeforeModel,
+                    EventKind::BeforeAgent,
+                ] {
                     b.hooks.push(def(name, e));
                 }
                 b.in_process

@@ -301,6 +301,36 @@ impl Hook for SecurityScan {
                 }
                 self.answer(&kinds, "the tool result", |o| o.tool_result = Some(redacted))
             }
+            // A prompt as Claude Code and Codex send it (UserPromptSubmit).
+            // Neither fires a model-request event hookshot answers (gemini's
+            // BeforeModel, where a secret is redacted), so the prompt is the
+            // last place a secret typed into it can be stopped, and a block
+            // is the one answer both apply (neither rewrites a prompt): in
+            // either mode the prompt is not sent, and Claude leaves it out
+            // of the block message.
+            EventKind::BeforeAgent => {
+                if input.get("hook_event_name").and_then(Value::as_str) != Some("UserPromptSubmit") {
+                    return HookOutput::default();
+                }
+                let Some(prompt) = input.get("prompt").and_then(Value::as_str) else {
+                    return HookOutput::default();
+                };
+                let _ = self.redact_str(prompt, &mut kinds);
+                if kinds.is_empty() {
+                    return HookOutput::default();
+                }
+                let mut out = HookOutput {
+                    decision: Decision::Block,
+                    reason: Some(format!(
+                        "security_scan: your prompt holds secrets ({}), so it was not sent to the model; \
+                         send it again without them (a secret the model reads through a tool is redacted)",
+                        kinds.join(", ")
+                    )),
+                    ..HookOutput::default()
+                };
+                out.extra.insert("suppressOriginalPrompt".into(), Value::Bool(true));
+                out
+            }
             EventKind::BeforeModel => {
                 let Some(messages) = input.get("llm_request").and_then(|r| r.get("messages")) else {
                     return HookOutput::default();
@@ -332,6 +362,36 @@ mod tests {
                 (kind, text.trim_start().replace('⏎', "\n"))
             })
             .collect()
+    }
+
+    #[test]
+    fn a_secret_typed_into_a_claude_or_codex_prompt_is_never_sent() {
+        for mode in [Mode::Redact, Mode::Block] {
+            let s = SecurityScan::new(mode);
+            let prompt = |name: &str, text: &str| {
+                json!({"hook_event_name": name, "prompt": text})
+                    .as_object()
+                    .unwrap()
+                    .clone()
+            };
+            let o = s.call(
+                EventKind::BeforeAgent,
+                &prompt("UserPromptSubmit", "deploy with AKIAIOSFODNN7EXAMPLE"),
+            );
+            assert_eq!(o.decision, Decision::Block);
+            assert!(o.reason.as_deref().unwrap().contains("aws_access_key"), "{o:?}");
+            // The secret is not repeated, and Claude leaves the prompt out.
+            assert!(!o.reason.as_deref().unwrap().contains("AKIA"), "{o:?}");
+            assert_eq!(o.extra["suppressOriginalPrompt"], true);
+            let o = s.call(EventKind::BeforeAgent, &prompt("UserPromptSubmit", "deploy the app"));
+            assert_eq!(o.decision, Decision::Undecided);
+            // gemini-cli's model request is scanned (and redacted) at BeforeModel.
+            let o = s.call(
+                EventKind::BeforeAgent,
+                &prompt("BeforeAgent", "deploy with AKIAIOSFODNN7EXAMPLE"),
+            );
+            assert_eq!(o.decision, Decision::Undecided);
+        }
     }
 
     #[test]
