@@ -3,6 +3,9 @@
 
     python3 examples/sidecar/client.py [HOOKSHOT_BINARY]
 
+HOOKSHOT_BINARY defaults to `hookshot` on PATH, else the clone's
+target/debug or target/release build.
+
 Starts `hookshot serve` with the example settings, asks it whether two tool
 calls may run, and shuts it down.
 """
@@ -14,6 +17,17 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def default_binary():
+    """`hookshot` on PATH, else the clone's own build (the debug one the
+    README's commands make, else a release one)."""
+    import shutil
+    for candidate in (shutil.which("hookshot"), os.path.join(ROOT, "target", "debug", "hookshot"),
+                      os.path.join(ROOT, "target", "release", "hookshot")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    sys.exit("no hookshot found: pass its path (python3 examples/sidecar/client.py PATH), or build it (cargo build)")
 
 
 class Hookshot:
@@ -46,7 +60,7 @@ class Hookshot:
 
 
 def main():
-    binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target", "release", "hookshot")
+    binary = sys.argv[1] if len(sys.argv) > 1 else default_binary()
     hooks = Hookshot(binary, os.path.join(ROOT, "examples", "gemini", "settings.json"))
     try:
         for path in ["notes.txt", "config/.env"]:
