@@ -2,6 +2,9 @@
 
 The agents' CLIs are installed, pinned, from npm into a cache folder outside
 the clone (`$HOOKSHOT_AGENTS_CACHE`, default `~/.cache/hookshot-agents`), once.
+With `HOOKSHOT_AGENTS=latest` each is instead the newest release on npm (as
+`npm view` names it at the start of the run), so the same scenarios tell the
+week an agent ships a change whether hookshot still agrees with it.
 Each run gets a home and a project folder of its own, and a mock model server
 that plays a script of turns and records what the agent sent it.
 """
@@ -15,9 +18,48 @@ import time
 
 import mock_models
 
-CLAUDE = ("@anthropic-ai/claude-code", "2.1.332")
-CODEX = ("@openai/codex", "0.169.0")
-GEMINI = ("@google/gemini-cli", "0.61.0")
+PINNED = {
+    "claude": ("@anthropic-ai/claude-code", "2.1.332"),
+    "codex": ("@openai/codex", "0.171.0"),
+    "gemini": ("@google/gemini-cli", "0.61.0"),
+}
+
+
+def newest(package):
+    """The newest version of `package` on npm, asked once an hour (each
+    scenario is a process of its own; a run takes minutes)."""
+    memo = os.path.join(CACHE, "latest.json")
+    try:
+        with open(memo) as f:
+            known = json.load(f)
+    except (OSError, ValueError):
+        known = {}
+    hit = known.get(package)
+    if hit and time.time() - hit["at"] < 3600:
+        return hit["version"]
+    p = subprocess.run(["npm", "view", package, "version"], capture_output=True, text=True, timeout=120)
+    if p.returncode != 0 or not p.stdout.strip():
+        raise Unavailable(f"npm view {package} version failed:\n{p.stderr[-2000:]}")
+    version = p.stdout.strip().splitlines()[-1]
+    known[package] = {"version": version, "at": time.time()}
+    os.makedirs(CACHE, exist_ok=True)
+    tmp = f"{memo}.{os.getpid()}"
+    with open(tmp, "w") as f:
+        json.dump(known, f)
+    os.replace(tmp, memo)
+    return version
+
+
+def agent(name):
+    """(package, version) of an agent: pinned, or the newest with
+    HOOKSHOT_AGENTS=latest."""
+    package, pinned = PINNED[name]
+    which = os.environ.get("HOOKSHOT_AGENTS", "pinned")
+    if which == "latest":
+        return package, newest(package)
+    if which != "pinned":
+        raise Unavailable(f"HOOKSHOT_AGENTS={which!r}: use 'pinned' (the default) or 'latest'")
+    return package, pinned
 
 CACHE = os.environ.get("HOOKSHOT_AGENTS_CACHE") or os.path.join(
     os.path.expanduser("~"), ".cache", "hookshot-agents")
@@ -52,7 +94,7 @@ def install(package, version):
 def claude_binary():
     """Claude Code's native binary (its npm package ships it in a platform
     package; the postinstall that links it may have been skipped)."""
-    prefix = install(*CLAUDE)
+    prefix = install(*agent("claude"))
     exe = os.path.join(prefix, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
     if not os.access(exe, os.X_OK):
         raise Unavailable(f"no native Claude Code binary at {exe}")
@@ -61,7 +103,7 @@ def claude_binary():
 
 def codex_binary():
     """Codex's native binary, from its platform package."""
-    prefix = install(*CODEX)
+    prefix = install(*agent("codex"))
     exe = os.path.join(prefix, "node_modules", "@openai", "codex-linux-x64", "vendor", "x86_64-unknown-linux-musl",
                        "bin", "codex")
     if not os.access(exe, os.X_OK):
@@ -303,7 +345,7 @@ GEMINI_AUTH = {"security": {"auth": {"selectedType": "gemini-api-key"}}}
 
 
 def gemini_binary():
-    prefix = install(*GEMINI)
+    prefix = install(*agent("gemini"))
     exe = os.path.join(prefix, "node_modules", ".bin", "gemini")
     if not os.access(exe, os.X_OK):
         raise Unavailable(f"no gemini-cli at {exe}")
