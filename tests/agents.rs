@@ -108,3 +108,13 @@ scenarios! {
     UnderHookshotOnly::test_an_untrusted_project_hook_does_not_run_until_trusted,
     UnderHookshotOnly::test_hookshot_removed_after_install_is_a_warning_not_silence,
 }
+
+// Drift: each agent's own description of its hooks (Codex's embedded
+// schemas, Claude Code's and gemini-cli's bundles) against agents/known.json.
+scenarios! {
+    test_drift:
+    Drift::test_codex,
+    Drift::test_claude,
+    Drift::test_gemini,
+    Drift::test_the_readers_still_find_what_they_read,
+}

@@ -1,0 +1,159 @@
+"""What each installed agent says of its own hooks, read from what it ships.
+
+- Codex embeds a JSON Schema of every hook's input and output
+  (`pre-tool-use.command.input`, ...) in its binary: the events (each
+  input's `hook_event_name`), the input fields and the answer fields,
+  `hookSpecificOutput`'s included.
+- Claude Code's binary holds the zod schema of each event's
+  `hookSpecificOutput` (`hookEventName:X("UserPromptSubmit"),
+  additionalContext:...`) and the list of its hook events.
+- gemini-cli's bundle holds its `HookEventName` enum and reads each
+  `hookSpecificOutput` field it understands by name.
+
+`test_drift.py` compares these with what hookshot was checked against
+(`known.json`), so an agent release that adds an event, an input field or
+an answer field fails a test naming it, the week it ships.
+"""
+
+import glob
+import json
+import os
+import re
+
+
+def _json_documents(data, marker):
+    """Every JSON object in `data` (bytes) that starts with `marker`."""
+    decoder = json.JSONDecoder()
+    text = data.decode("utf-8", "replace")
+    out = []
+    for m in re.finditer(re.escape(marker), text):
+        try:
+            doc, _ = decoder.raw_decode(text, m.start())
+        except ValueError:
+            continue
+        out.append(doc)
+    return out
+
+
+def _properties(schema, path=()):
+    """The property names of an object schema (`$ref`s to its definitions
+    followed), and those of `hookSpecificOutput` as `hookSpecificOutput.X`."""
+    defs = schema.get("definitions", {})
+
+    def resolve(s):
+        while isinstance(s, dict) and ("$ref" in s or len(s.get("allOf", [])) == 1):
+            s = s["allOf"][0] if "$ref" not in s else defs.get(s["$ref"].rsplit("/", 1)[-1], {})
+        return s
+
+    names = set()
+    for name, sub in resolve(schema).get("properties", {}).items():
+        names.add(name)
+        if name == "hookSpecificOutput":
+            sub = resolve(sub)
+            variants = sub.get("oneOf") or sub.get("anyOf") or [sub]
+            for v in variants:
+                for inner in resolve(v).get("properties", {}):
+                    names.add(f"hookSpecificOutput.{inner}")
+    return names
+
+
+def codex(binary):
+    """{"events": {...}, "input": {event: fields}, "output": {event: fields}}."""
+    with open(binary, "rb") as f:
+        data = f.read()
+    docs = [d for d in _json_documents(data, '{\n  "$schema"') if isinstance(d.get("title"), str)]
+    events, inputs, outputs = set(), {}, {}
+    for d in docs:
+        title = d["title"]
+        m = re.fullmatch(r"([a-z-]+)\.command\.(input|output)", title)
+        if not m:
+            continue
+        event = "".join(w.capitalize() for w in m.group(1).split("-"))
+        const = d.get("properties", {}).get("hook_event_name", {}).get("const")
+        if m.group(2) == "input":
+            event = const or event
+            events.add(event)
+            inputs[event] = sorted(_properties(d))
+        else:
+            outputs[event] = sorted(_properties(d))
+    return {"events": sorted(events), "input": inputs, "output": outputs}
+
+
+def _matching_brace(text, start):
+    """The index just past the `}` closing the `{` at `start`."""
+    depth, i, quote = 0, start, None
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = None
+        elif c in "\"'`":
+            quote = c
+        elif c in "{([":
+            depth += 1
+        elif c in "})]":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return len(text)
+
+
+def _top_level_keys(obj_text):
+    """The keys at the top level of an object literal's text."""
+    keys, depth, i, quote = [], 0, 0, None
+    token = re.compile(r"([A-Za-z_$][\w$]*)\s*:")
+    while i < len(obj_text):
+        c = obj_text[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = None
+        elif c in "\"'`":
+            quote = c
+        elif c in "{([":
+            depth += 1
+        elif c in "})]":
+            depth -= 1
+        elif depth == 1 and (obj_text[i - 1] in "{," if i else False):
+            m = token.match(obj_text, i)
+            if m:
+                keys.append(m.group(1))
+        i += 1
+    return keys
+
+
+def claude(binary):
+    """{"events": [...], "output": {event: hookSpecificOutput fields}}."""
+    with open(binary, "rb") as f:
+        text = f.read().decode("latin-1")
+    outputs = {}
+    for m in re.finditer(r"\{hookEventName:[\w$]+\(\"(\w+)\"\)", text):
+        end = _matching_brace(text, m.start())
+        keys = [k for k in _top_level_keys(text[m.start():end]) if k != "hookEventName"]
+        outputs.setdefault(m.group(1), set()).update(f"hookSpecificOutput.{k}" for k in keys)
+    # The list of hook events: the longest array of names holding both
+    # the first and the last of the long-standing ones.
+    best = []
+    for m in re.finditer(r"\[(\"[A-Z]\w+\"(?:,\"[A-Z]\w+\")+)\]", text):
+        names = re.findall(r"\"(\w+)\"", m.group(1))
+        if "PreToolUse" in names and "SessionEnd" in names and len(names) > len(best):
+            best = names
+    return {"events": sorted(set(best)), "output": {e: sorted(f) for e, f in outputs.items()}}
+
+
+def gemini(bundle_dir):
+    """{"events": [...], "output": {"*": hookSpecificOutput fields read}}."""
+    events, fields = set(), set()
+    for path in glob.glob(os.path.join(bundle_dir, "*.js")):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        for m in re.finditer(r"HookEventName\d*\[\"(\w+)\"\] = \"(\w+)\"", text):
+            events.add(m.group(2))
+        for m in re.finditer(r"hookSpecificOutput(?:\?\.|\.)\[?\"?(\w+)|\"(\w+)\" in (?:this\.)?hookSpecificOutput",
+                             text):
+            fields.add(f"hookSpecificOutput.{m.group(1) or m.group(2)}")
+    return {"events": sorted(events), "output": {"*": sorted(fields)}}

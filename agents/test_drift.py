@@ -1,0 +1,80 @@
+"""Drift: each installed agent's own description of its hooks (drift.py)
+against what hookshot was checked against (known.json). A release that
+adds an event, an input field or an answer field fails here, naming it;
+review it (does hookshot pass it on, merge it, block on it?), then add it
+to known.json with what hookshot does. Also: the events known.json calls
+registered are exactly the ones `hookshot install` registers.
+
+Runs on the pinned agents, or the newest with HOOKSHOT_AGENTS=latest."""
+
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+import drift
+import harness
+
+HOOKSHOT = os.environ.get("HOOKSHOT_BIN", "")
+HERE = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(HERE, "known.json")) as f:
+    KNOWN = json.load(f)
+
+
+def registered(agent):
+    """The events `hookshot install --agent AGENT` registers."""
+    with tempfile.TemporaryDirectory() as home:
+        env = {"HOME": home, "XDG_CONFIG_HOME": os.path.join(home, ".config"),
+               "XDG_DATA_HOME": os.path.join(home, ".local", "share"), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+        subprocess.run([HOOKSHOT, "install", "--agent", agent], env=env, cwd=home, check=True, capture_output=True)
+        path = {"claude": ".claude/settings.json", "gemini": ".gemini/settings.json", "codex": ".codex/hooks.json"}[agent]
+        with open(os.path.join(home, path)) as f:
+            return sorted(json.load(f)["hooks"])
+
+
+class Drift(unittest.TestCase):
+    def compare(self, agent, found):
+        version = harness.agent(agent)[1]
+        known = KNOWN[agent]
+        new = []
+        for part in ("events", "input", "output"):
+            if part not in found:
+                continue
+            items = found[part]
+            names = set(items) if part == "events" else {f for fs in items.values() for f in fs}
+            new += [f"{part}: {n}" for n in sorted(names - set(known.get(part, {})))]
+        self.assertEqual(
+            new, [],
+            f"{agent} {version} describes hook items hookshot was not checked against "
+            f"(known.json was checked against {KNOWN['checked_against'][agent]}): review each, then add it")
+        table = sorted(e for e, note in known["events"].items() if note == "registered")
+        self.assertEqual(registered(agent), table, f"{agent}: known.json's registered events are not install's")
+
+    def test_codex(self):
+        self.compare("codex", drift.codex(harness.codex_binary()))
+
+    def test_claude(self):
+        self.compare("claude", drift.claude(harness.claude_binary()))
+
+    def test_gemini(self):
+        bundle = os.path.join(harness.install(*harness.agent("gemini")), "node_modules", "@google", "gemini-cli", "bundle")
+        self.compare("gemini", drift.gemini(bundle))
+
+    def test_the_readers_still_find_what_they_read(self):
+        """A reader that finds nothing (the agent changed how it ships its
+        description) would make every check pass: each must still see the
+        items hookshot has long relied on."""
+        bundle = os.path.join(harness.install(*harness.agent("gemini")), "node_modules", "@google", "gemini-cli", "bundle")
+        for agent, found, needed in (
+            ("codex", drift.codex(harness.codex_binary()), "hookSpecificOutput.permissionDecision"),
+            ("claude", drift.claude(harness.claude_binary()), "hookSpecificOutput.updatedInput"),
+            ("gemini", drift.gemini(bundle), "hookSpecificOutput.tool_input"),
+        ):
+            outputs = {f for fs in found["output"].values() for f in fs}
+            self.assertIn(needed, outputs, agent)
+            self.assertGreaterEqual(len(found["events"]), 11, agent)
+
+
+if __name__ == "__main__":
+    unittest.main()
