@@ -1132,3 +1132,43 @@ fn fields_hookshot_does_not_know_pass_through_to_claude_code() {
         "{out}"
     );
 }
+
+/// A plugin Claude Code installed gets the options its user set, as Claude
+/// Code 2.1.332 gives them: `CLAUDE_PLUGIN_OPTION_<KEY>` from
+/// `pluginConfigs.<id>.options` of the user's settings.
+#[test]
+fn an_installed_plugin_s_hooks_get_its_options() {
+    let p = Project::new();
+    let root = p.path("home/.claude/plugins/cache/market/safety/1.0.0");
+    let root_s = root.display().to_string();
+    p.write(
+        "home/.claude/plugins/cache/market/safety/1.0.0/.claude-plugin/plugin.json",
+        r#"{"name": "safety"}"#,
+    );
+    p.write(
+        "home/.claude/plugins/cache/market/safety/1.0.0/hooks/hooks.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command":
+            "cat > /dev/null; echo \"$CLAUDE_PLUGIN_OPTION_MAX_FILES|$CLAUDE_PLUGIN_OPTION_BRANCHES|$CLAUDE_PLUGIN_OPTION_STRICT_MODE|$CLAUDE_PLUGIN_OPTION_RATIO\" >&2; exit 2"}]}]}})
+        .to_string(),
+    );
+    p.write(
+        "home/.claude/plugins/installed_plugins.json",
+        &json!({"version": 2, "plugins": {"safety@market": [
+            {"scope": "user", "installPath": root_s, "version": "1.0.0", "lastUpdated": "2026-11-01T00:00:00Z"}]}})
+        .to_string(),
+    );
+    p.write(
+        "home/.claude/settings.json",
+        &json!({"enabledPlugins": {"safety@market": true},
+            "pluginConfigs": {"safety@market": {"options": {
+                "max_files": 20, "branches": ["main", "release"], "strict-mode": true, "ratio": 0.5}}}})
+        .to_string(),
+    );
+    // Claude Code's own plugins load with its user files.
+    let o = p.fire("PreToolUse", &bash("ls"), &["--agent-user-files"], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o)["hookSpecificOutput"]["permissionDecisionReason"],
+        "20|main,release|true|0.5"
+    );
+}

@@ -42,6 +42,82 @@ pub(crate) fn plugin_data_dir(root: &Path) -> PathBuf {
     data_home.join("hookshot").join("plugin-data").join(id)
 }
 
+/// A Claude Code plugin's options as its hooks' environment, as Claude
+/// Code gives them: each value the user set for the plugin (`pluginConfigs.
+/// <id>.options` in `~/.claude/settings.json`, `<id>` being the plugin's
+/// name in `installed_plugins.json` whose install is `root`) as
+/// `CLAUDE_PLUGIN_OPTION_<KEY>`, the key upper-cased with every character
+/// but letters, digits and `_` made `_`, the value as JavaScript's
+/// `String()` writes it (a list joined with commas). Values Claude Code
+/// keeps in secure storage (the sensitive ones) are not readable here.
+pub(crate) fn plugin_options(home: &Path, root: &Path) -> Vec<(String, String)> {
+    let json = |p: &Path| {
+        read_settings(p)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+    };
+    let Some(installed) = json(&home.join(".claude/plugins/installed_plugins.json")) else {
+        return Vec::new();
+    };
+    let id = installed
+        .get("plugins")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .find(|(_, installs)| {
+            installs
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|e| e.get("installPath").and_then(Value::as_str).map(Path::new) == Some(root))
+        })
+        .map(|(id, _)| id.clone());
+    let Some(id) = id else { return Vec::new() };
+    let Some(settings) = json(&home.join(".claude/settings.json")) else {
+        return Vec::new();
+    };
+    let Some(options) = settings
+        .get("pluginConfigs")
+        .and_then(|c| c.get(&id))
+        .and_then(|c| c.get("options"))
+        .and_then(Value::as_object)
+    else {
+        return Vec::new();
+    };
+    let js_string = |v: &Value| -> Option<String> {
+        match v {
+            Value::String(s) => Some(s.clone()),
+            Value::Bool(b) => Some(b.to_string()),
+            Value::Number(n) => Some(match n.as_f64() {
+                Some(f) if f.fract() == 0.0 && f.abs() < 1e21 => format!("{}", f as i64),
+                _ => n.to_string(),
+            }),
+            Value::Array(items) => items
+                .iter()
+                .map(|i| i.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+                .map(|parts| parts.join(",")),
+            _ => None,
+        }
+    };
+    options
+        .iter()
+        .filter_map(|(key, value)| {
+            let name: String = key
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '_' {
+                        c.to_ascii_uppercase()
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            Some((format!("CLAUDE_PLUGIN_OPTION_{name}"), js_string(value)?))
+        })
+        .collect()
+}
+
 /// The folder of an extension whose hooks live in `file`.
 pub(crate) fn extension_dir(file: &Path) -> &Path {
     let dir = file.parent().unwrap_or(Path::new("."));

@@ -157,9 +157,14 @@ impl Source {
                 let data = plugin_data_dir(&root);
                 (root, data)
             });
+        let plugin_options = match (&plugin, hookshot_core::paths::home()) {
+            (Some((root, _)), Some(home)) => discover::plugin_options(&home, root),
+            _ => Vec::new(),
+        };
         settings::Context {
             dialect,
             plugin,
+            plugin_options,
             project: self.workspace.clone(),
         }
     }

@@ -697,6 +697,7 @@ fn claude_state_yields_servers_and_places_problems() {
     let cx = settings::Context {
         dialect: None,
         plugin: None,
+        plugin_options: Vec::new(),
         project: Some("/p".into()),
     };
     let f = settings::parse_with(Path::new("/h/.claude.json"), text, SourceKind::User, &cx).unwrap();

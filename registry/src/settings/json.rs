@@ -583,6 +583,7 @@ impl Parser<'_> {
                 options
                     .env
                     .push(("CLAUDE_PLUGIN_DATA".into(), plugin_data.display().to_string()));
+                options.env.extend(self.cx.plugin_options.iter().cloned());
             }
             if let Some(rule) = h.get("if") {
                 let ip = format!("{ptr}/if");

@@ -105,6 +105,9 @@ pub struct Context {
     /// For a Claude Code plugin's `hooks/hooks.json`: its root folder and
     /// its persistent data folder (`CLAUDE_PLUGIN_ROOT`, `CLAUDE_PLUGIN_DATA`).
     pub plugin: Option<(std::path::PathBuf, std::path::PathBuf)>,
+    /// For a plugin: its options as its hooks' environment
+    /// (`CLAUDE_PLUGIN_OPTION_<KEY>`), from the user's Claude Code settings.
+    pub plugin_options: Vec<(String, String)>,
     /// The project the file is read for: `~/.claude.json` keeps each
     /// project's own MCP servers under `projects.<path>`.
     pub project: Option<std::path::PathBuf>,
