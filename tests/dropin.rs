@@ -744,6 +744,20 @@ fn a_powershell_hook_runs_under_pwsh_with_env_placeholders() {
         "{}",
         stderr(&o)
     );
+    // Windows PowerShell when there is no PowerShell 7, as Claude Code picks.
+    let powershell = p.write(
+        "bin5/powershell",
+        "#!/bin/sh\ncat >/dev/null\nprintf '%s\\n' \"powershell $1 $2 $3\" >&2\nexit 2\n",
+    );
+    std::fs::set_permissions(&powershell, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let path = format!("{}:/usr/bin:/bin", p.path("bin5").display());
+    let o = p.fire("PreToolUse", &bash("ls"), &[], &[("PATH", &path)]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("powershell -NoProfile -NonInteractive -Command"),
+        "{}",
+        stderr(&o)
+    );
     // No pwsh: said in the answer, a block under the closed policy.
     let o = p.fire("PreToolUse", &bash("ls"), &[], &[("PATH", "/nonexistent")]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

@@ -836,3 +836,28 @@ fn codex_matchers_are_lists_only_of_plain_names() {
     );
     assert_eq!(claude("mcp__a-b__t"), MatcherSpec::Exact(vec!["mcp__a-b__t".into()]));
 }
+
+#[test]
+fn a_claude_mcp_tool_hook_blocks_on_failure_for_any_value_but_continue() {
+    // Claude Code 2.1.332 maps every `onFailure` of an mcp_tool hook other
+    // than "continue" to "block": such a file is a guard, never an error.
+    let file = |on: &str, kind: &str| {
+        let handler = if kind == "mcp_tool" {
+            format!(r#"{{"type": "mcp_tool", "server": "s", "tool": "t", "onFailure": {on}}}"#)
+        } else {
+            format!(r#"{{"type": "command", "command": "x", "onFailure": {on}}}"#)
+        };
+        format!(r#"{{"hooks": {{"PreToolUse": [{{"matcher": "Bash", "hooks": [{handler}]}}]}}}}"#)
+    };
+    for (on, fail) in [
+        (r#""continue""#, FailPolicy::Open),
+        (r#""block""#, FailPolicy::Closed),
+        (r#""stop""#, FailPolicy::Closed),
+        ("true", FailPolicy::Closed),
+    ] {
+        let f = parse_str("/p/.claude/settings.json", &file(on, "mcp_tool")).unwrap();
+        assert_eq!(f.hooks[0].fail, fail, "{on}");
+    }
+    // A command hook's value is still checked.
+    assert!(errors("/p/.claude/settings.json", &file(r#""stop""#, "command")).contains("onFailure"));
+}

@@ -540,7 +540,18 @@ impl Parser<'_> {
             }
         };
         let enabled = self.flag_or(h, ptr, "enabled", true);
-        let fail = self.fail_policy(h, ptr);
+        // Claude Code reads an mcp_tool hook's `onFailure` as "continue" or
+        // else "block" (2.1.332's schema maps every other value to block):
+        // a value it blocks on must not drop the guard here.
+        let fail = if claude
+            && kind == "mcp_tool"
+            && h.get("onFailure")
+                .is_some_and(|v| v != &Value::String("continue".into()))
+        {
+            FailPolicy::Closed
+        } else {
+            self.fail_policy(h, ptr)
+        };
         let retry = self.retry(h, ptr);
         let mut options = hookshot_core::HookOptions::default();
         if !claude && let Some(env) = h.get("env") {
@@ -699,8 +710,20 @@ impl Parser<'_> {
                     for name in ["CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"] {
                         line = line.replace(&format!("${{{name}}}"), &format!("${{env:{name}}}"));
                     }
+                    // PowerShell 7 (`pwsh`), else Windows PowerShell
+                    // (`powershell`), as Claude Code picks; with neither
+                    // the hook cannot start and says `pwsh` is missing.
+                    let on_path = |name: &str| {
+                        std::env::var_os("PATH")
+                            .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(name).is_file()))
+                    };
+                    let program = if !on_path("pwsh") && on_path("powershell") {
+                        "powershell"
+                    } else {
+                        "pwsh"
+                    };
                     return Some(HookAction::Exec {
-                        program: "pwsh".into(),
+                        program: program.into(),
                         args: vec!["-NoProfile".into(), "-NonInteractive".into(), "-Command".into(), line],
                     });
                 }
