@@ -298,12 +298,34 @@ def codex_hooks_list(place):
             p.kill()
 
 
+CODEX_MARK = "# -- above: the harness's model settings; below: approvals, kept across runs --\n"
+
+
+def codex_config_rest(place):
+    """What config.toml holds below the harness's own settings: hook
+    approvals (written by `codex_approve_all`, or by hookshot carrying
+    them), which every run keeps."""
+    path = os.path.join(place.home, ".codex", "config.toml")
+    if not os.path.exists(path):
+        return ""
+    with open(path) as f:
+        text = f.read()
+    return text.split(CODEX_MARK, 1)[1] if CODEX_MARK in text else text
+
+
 def codex_approve_all(place):
     """What approving every hook in Codex's `/hooks` screen writes: each
-    hook's current hash under its key in config.toml (kept apart, since
-    `run_codex` writes the config anew)."""
-    lines = [f'[hooks.state."{h["key"]}"]\ntrusted_hash = "{h["currentHash"]}"\n' for h in codex_hooks_list(place)]
-    place.write("codex-approvals.toml", "".join(lines))
+    hook's current hash under its key in config.toml."""
+    hooks = [h for h in codex_hooks_list(place) if h["trustStatus"] != "trusted"]
+    lines = [f'[hooks.state."{h["key"]}"]\ntrusted_hash = "{h["currentHash"]}"\n' for h in hooks]
+    codex_home, _ = codex_config(place)
+    path = os.path.join(codex_home, "config.toml")
+    marked = False
+    if os.path.exists(path):
+        with open(path) as f:
+            marked = CODEX_MARK in f.read()
+    with open(path, "a") as f:
+        f.write(("" if marked else CODEX_MARK) + "".join(lines))
 
 
 def run_codex(place, turns, prompt="do the task", timeout=120, json_events=True, bypass_hook_trust=True):
@@ -318,11 +340,11 @@ def run_codex(place, turns, prompt="do the task", timeout=120, json_events=True,
     script = mock_models.Script(turns)
     server, url = mock_models.serve(script, "openai")
     codex_home, catalog = codex_config(place)
-    approvals = place.read("codex-approvals.toml") if place.exists("codex-approvals.toml") else ""
+    rest = codex_config_rest(place)
     with open(os.path.join(codex_home, "config.toml"), "w") as f:
         f.write(f'model = "gpt-mock"\nmodel_provider = "mock"\nmodel_catalog_json = "{catalog}"\n\n'
                 f'[model_providers.mock]\nname = "mock"\n'
-                f'base_url = "{url}/v1"\nwire_api = "responses"\nenv_key = "MOCK_KEY"\n\n{approvals}')
+                f'base_url = "{url}/v1"\nwire_api = "responses"\nenv_key = "MOCK_KEY"\n\n{CODEX_MARK}{rest}')
     env = place.env()
     env.update({"MOCK_KEY": "k", "CODEX_HOME": codex_home})
     start = time.time()

@@ -222,6 +222,47 @@ class UnderHookshotOnly(Scenario):
         doctor = place.hookshot(HOOKSHOT, "doctor", check=False, env={"HOOKSHOT_CODEX": "/nonexistent"})
         self.assertEqual(doctor.returncode, 0, doctor.stdout)
 
+    def test_import_moves_approved_hooks_under_hookshot_with_no_guard_off(self):
+        """`install --import`: first hookshot's entries are added and the
+        user's guard keeps running natively; once Codex approved hookshot's
+        entries, a second import moves the guard under hookshot, carrying
+        every approval to its new place (nothing to approve again); an
+        uninstall gives the file and the approvals back."""
+        guard = hook("echo 'no force push here' >&2; exit 2")
+        place = harness.Place()
+        self.addCleanup(place.remove)
+        place.write("home/.codex/hooks.json", guard)
+        original = place.read("home/.codex/hooks.json")
+        harness.codex_approve_all(place)
+        codex = {"HOOKSHOT_CODEX": harness.codex_binary()}
+        push = {"tool": "exec_command", "input": {"cmd": "echo pushed > out.txt"}}
+
+        def guarded(where):
+            if place.exists("project/out.txt"):
+                os.remove(os.path.join(place.project, "out.txt"))
+            run = harness.run_codex(place, [push, DONE], bypass_hook_trust=False)
+            self.assertFalse(place.exists("project/out.txt"), where)
+            self.assertIn("no force push here", run.shown_to_model(), where)
+
+        guarded("natively, before")
+        first = place.hookshot(HOOKSHOT, "install", "--agent", "codex", "--import", check=False, env=codex)
+        self.assertEqual(first.returncode, 1, first.stdout + first.stderr)
+        self.assertIn("approve them, then run this install again", first.stderr)
+        guarded("natively, while hookshot's entries wait for approval")
+
+        harness.codex_approve_all(place)
+        second = place.hookshot(HOOKSHOT, "install", "--agent", "codex", "--import", env=codex)
+        self.assertIn("now run under hookshot", second.stdout)
+        self.assertNotIn("no force push", place.read("home/.codex/hooks.json"))
+        self.assertIn("no force push", place.read("home/.config/hookshot/imported/codex.json"))
+        self.assertTrue(all(h["trustStatus"] == "trusted" for h in harness.codex_hooks_list(place)))
+        guarded("under hookshot")
+
+        place.hookshot(HOOKSHOT, "uninstall", "--agent", "codex", env=codex)
+        self.assertEqual(place.read("home/.codex/hooks.json"), original)
+        self.assertTrue(all(h["trustStatus"] == "trusted" for h in harness.codex_hooks_list(place)))
+        guarded("natively, after uninstall")
+
     def test_a_secret_typed_into_the_prompt_never_reaches_the_model(self):
         place = self.place({}, True, {"builtins": {"security_scan": {"mode": "redact"}}})
         run = harness.run_codex(place, [DONE], prompt="deploy with key AKIAIOSFODNN7EXAMPLE please",

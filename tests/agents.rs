@@ -81,6 +81,7 @@ scenarios! {
     UnderHookshotOnly::test_the_closed_policy_blocks_a_hook_that_crashes_or_times_out,
     UnderHookshotOnly::test_built_ins_refuse_a_force_push,
     UnderHookshotOnly::test_doctor_says_what_codex_has_not_approved_and_codex_runs_only_what_it_approved,
+    UnderHookshotOnly::test_import_moves_approved_hooks_under_hookshot_with_no_guard_off,
     UnderHookshotOnly::test_a_secret_typed_into_the_prompt_never_reaches_the_model,
     UnderHookshotOnly::test_an_untrusted_project_hook_does_not_run_until_trusted,
     UnderHookshotOnly::test_hookshot_removed_after_install_warns_or_under_the_closed_policy_blocks,

@@ -87,12 +87,7 @@ pub(crate) fn our_keys(
 /// Codex when a `codex` can be run (`$HOOKSHOT_CODEX`, else `codex` on
 /// PATH), else read from its config file.
 pub(crate) fn approval(keys: &[(String, String)], cwd: &Path) -> Approval {
-    let program = std::env::var_os("HOOKSHOT_CODEX")
-        .map(PathBuf::from)
-        .or_else(|| super::on_path("codex").then(|| PathBuf::from("codex")));
-    if let Some(program) = program
-        && let Some(listed) = ask_codex(&program, cwd)
-    {
+    if let Some((program, listed)) = listed_by(cwd) {
         let pending = keys
             .iter()
             .filter_map(|(key, event)| {
@@ -141,8 +136,28 @@ pub(crate) fn approval(keys: &[(String, String)], cwd: &Path) -> Approval {
     }
 }
 
+/// The `codex` to ask: `$HOOKSHOT_CODEX`, else `codex` on PATH.
+fn program() -> Option<PathBuf> {
+    std::env::var_os("HOOKSHOT_CODEX")
+        .map(PathBuf::from)
+        .or_else(|| super::on_path("codex").then(|| PathBuf::from("codex")))
+}
+
+/// The hooks Codex lists for a session in `cwd`, and the program asked.
+fn listed_by(cwd: &Path) -> Option<(PathBuf, Vec<Value>)> {
+    let program = program()?;
+    let listed = ask_codex(&program, cwd)?;
+    Some((program, listed))
+}
+
+/// The hooks Codex lists for a session in `cwd` (key, trust status,
+/// current hash, ...), when a `codex` can be asked.
+pub(crate) fn listed(cwd: &Path) -> Option<Vec<Value>> {
+    listed_by(cwd).map(|(_, l)| l)
+}
+
 /// Codex's own folder: `$CODEX_HOME`, else `~/.codex`.
-fn codex_home() -> PathBuf {
+pub(crate) fn codex_home() -> PathBuf {
     std::env::var_os("CODEX_HOME")
         .filter(|h| !h.is_empty())
         .map(PathBuf::from)

@@ -12,6 +12,7 @@
 //! (file.rs): comments, key order, numbers, mode, owner and symlinks stay.
 
 pub(crate) mod codex_approval;
+mod codex_import;
 mod file;
 
 use std::path::{Path, PathBuf};
@@ -605,16 +606,6 @@ fn cannot_take(agent: Agent, event: &str, group: &Value, imported: &Path) -> Opt
     if !agent.events().contains(&event) {
         return Some(format!("hookshot does not run {} hooks for {event}", agent.name()));
     }
-    if agent == Agent::Codex {
-        // Codex runs a hook only once its user approved it, and keeps the
-        // approval under the hook's place in hooks.json: moved, the hook
-        // would stop guarding until approved again, and an uninstall could
-        // not give the approval back.
-        return Some(
-            "Codex keeps its approval of this hook by its place in hooks.json; it stays there, approved, and keeps running"
-                .into(),
-        );
-    }
     let hooks = group.get("hooks").and_then(Value::as_array);
     if let Some(kind) = hooks.into_iter().flatten().find_map(|h| {
         h.get("type")
@@ -856,7 +847,9 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
         let mut doc = file.doc.clone();
         let imported = agent.imported_file(&scope, f.imported);
         let mut theirs = Map::new();
-        if args.import {
+        // Codex's hooks move only once Codex runs hookshot's entries, and
+        // with their approvals (codex_import.rs): decided after register.
+        if args.import && agent != Agent::Codex {
             let (taken, stays) = take_theirs(agent, &mut doc, &imported);
             theirs = taken;
             left.extend(stays.into_iter().map(|s| format!("{}: {s}", f.path.display())));
@@ -867,6 +860,28 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
             remove_ours(&mut doc);
             0
         };
+        let mut codex_plan = None;
+        if args.import && agent == Agent::Codex && f.register {
+            let cwd = match &scope {
+                Scope::Project(p) => p.clone(),
+                Scope::User { .. } => std::env::current_dir().unwrap_or_else(|_| scope.root().to_path_buf()),
+            };
+            let plan = codex_import::plan(
+                &f.path,
+                &mut doc,
+                &cwd,
+                is_ours,
+                |event, group| cannot_take(agent, event, group, &imported),
+                &mut left,
+            );
+            match plan {
+                Ok(plan) => {
+                    theirs = plan.theirs.clone();
+                    codex_plan = Some(plan);
+                }
+                Err(why) => left.push(format!("{}: your Codex hooks: {why}", f.path.display())),
+            }
+        }
         if doc == file.doc {
             if f.register {
                 println!(
@@ -891,8 +906,20 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
         }
         // The imported hooks are saved before they leave the agent's file:
         // a failure between the two runs them twice, never not at all.
+        let moved = theirs.values().filter_map(Value::as_array).map(Vec::len).sum::<usize>();
         if !theirs.is_empty() {
             import(&scope, &imported, theirs)?;
+        }
+        // Codex: what stays carries its approval to its new place first.
+        if let Some(plan) = codex_plan.filter(|p| !p.theirs.is_empty()) {
+            codex_import::save(&f.path, &plan.saved)?;
+            codex_import::write_approvals(&plan.approvals)?;
+            println!(
+                "{}: {moved} hook group(s) Codex approved now run under hookshot ({}); each entry that stays there carried its approval to its new place ({} in all)",
+                f.path.display(),
+                imported.display(),
+                plan.approvals.len()
+            );
         }
         // The file as it was before hookshot first touched it.
         let (backup, absent) = (side(&f.path, ".hookshot-backup"), side(&f.path, ".hookshot-absent"));
@@ -903,7 +930,7 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
             }
         }
         file::write(&f.path, text.as_bytes(), scope.confine(), true, None)?;
-        if f.register {
+        if f.register && added > 0 {
             println!(
                 "{}: hookshot registered for {added} event(s) ({} in all); the file as it was is kept beside it for `hookshot uninstall --agent {}`",
                 f.path.display(),
@@ -921,10 +948,17 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
     if agent == Agent::Codex {
         // Codex runs a hook of hooks.json only once its user approved it:
         // until then this registration guards nothing.
-        println!(
-            "Codex runs none of these hooks until you approve them: start `codex`, type /hooks and approve each hookshot entry \
-             (again after every install that changed them); `hookshot doctor` checks"
-        );
+        let settings = agent.settings_file(&scope);
+        let cwd = std::env::current_dir().unwrap_or_else(|_| scope.root().to_path_buf());
+        match codex_approval(&settings, &cwd) {
+            Some(a) if a.pending.is_empty() && matches!(a.by, codex_approval::By::Codex(_)) => {
+                println!("Codex has approved all {} of hookshot's entries: they run", a.ours)
+            }
+            _ => println!(
+                "Codex runs none of these hooks until you approve them: start `codex`, type /hooks and approve each hookshot entry \
+                 (again after every install that changed them); `hookshot doctor` checks"
+            ),
+        }
     }
     match policy {
         FailPolicy::Closed => println!(
@@ -1308,6 +1342,9 @@ fn uninstall_file(agent: Agent, scope: &Scope, f: &AgentFile) -> Result<bool, Fa
     let mut doc = file.doc.clone();
     let (backup, absent) = (side(path, ".hookshot-backup"), side(path, ".hookshot-absent"));
     let removed = remove_ours(&mut doc);
+    // Codex's imported groups go back to their own places, with their
+    // approvals (codex_import.rs).
+    let codex_restored = agent == Agent::Codex && codex_import::restore(path, &mut doc)?;
     // What --import moved out goes back where it came from.
     let imported = agent.imported_file(scope, f.imported);
     let had = JsonFile::read(&imported, confine)?;
@@ -1318,8 +1355,13 @@ fn uninstall_file(agent: Agent, scope: &Scope, f: &AgentFile) -> Result<bool, Fa
         .and_then(Value::as_object)
         .cloned()
         .unwrap_or_default();
+    let restored = theirs.values().filter_map(Value::as_array).map(Vec::len).sum::<usize>();
     let returned = if theirs.is_empty() {
         0
+    } else if codex_restored {
+        // Back in their own places already; merging adds none twice.
+        merge_groups(&mut doc, theirs);
+        restored
     } else {
         merge_groups(&mut doc, theirs).ok_or_else(|| {
             Fail::Usage(format!(
