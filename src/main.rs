@@ -281,7 +281,7 @@ fn man_page() -> std::io::Result<Vec<u8>> {
     for sub in cli.get_subcommands().filter(|s| !s.is_hide_set()) {
         let name = format!("hookshot {}", sub.get_name());
         out.extend_from_slice(format!(".SH \"{}\"\n", name.to_uppercase()).as_bytes());
-        let page = clap_mangen::Man::new(sub.clone().bin_name(name.clone()).display_name(name));
+        let page = clap_mangen::Man::new(sub.clone().bin_name(name.clone()).display_name(name.clone()));
         for (render, header) in [
             (
                 clap_mangen::Man::render_synopsis_section
@@ -298,9 +298,19 @@ fn man_page() -> std::io::Result<Vec<u8>> {
             let mut part = Vec::new();
             render(&page, &mut part)?;
             // Each part repeats the page's quote definition; once is enough.
-            let text = String::from_utf8_lossy(&part)
+            let mut text = String::from_utf8_lossy(&part)
                 .replacen(header, "", 1)
                 .replace(".ie \\n(.g .ds Aq \\(aq\n.el .ds Aq '\n", "");
+            // One page: a command's subcommands are named, not pointed to
+            // as pages of their own (`hookshot warm\-stop(1)`).
+            let page_name = name.replace('-', "\\-");
+            for inner in sub.get_subcommands() {
+                text = text.replace(
+                    &format!("{page_name}\\-{}(1)", inner.get_name().replace('-', "\\-")),
+                    &format!("{page_name} {}", inner.get_name().replace('-', "\\-")),
+                );
+            }
+            text = text.replace(&format!("{page_name}\\-help(1)"), &format!("{page_name} help"));
             if text.trim().is_empty() {
                 continue;
             }
