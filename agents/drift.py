@@ -79,8 +79,10 @@ def codex(binary):
     return {"events": sorted(events), "input": inputs, "output": outputs}
 
 
-def _matching_brace(text, start):
-    """The index just past the `}` closing the `{` at `start`."""
+def _scan(text, start, on_key=None):
+    """Walks a JavaScript object literal from the `{` at `start`, skipping
+    strings; calls `on_key(i)` at each place a key may start at the
+    literal's top level. Returns the index just past its closing `}`."""
     depth, i, quote = 0, start, None
     while i < len(text):
         c = text[i]
@@ -97,33 +99,27 @@ def _matching_brace(text, start):
             depth -= 1
             if depth == 0:
                 return i + 1
+        elif on_key and depth == 1 and text[i - 1] in "{,":
+            on_key(i)
         i += 1
     return len(text)
 
 
-def _top_level_keys(obj_text):
-    """The keys at the top level of an object literal's text."""
-    keys, depth, i, quote = [], 0, 0, None
-    token = re.compile(r"([A-Za-z_$][\w$]*)\s*:")
-    while i < len(obj_text):
-        c = obj_text[i]
-        if quote:
-            if c == "\\":
-                i += 1
-            elif c == quote:
-                quote = None
-        elif c in "\"'`":
-            quote = c
-        elif c in "{([":
-            depth += 1
-        elif c in "})]":
-            depth -= 1
-        elif depth == 1 and (obj_text[i - 1] in "{," if i else False):
-            m = token.match(obj_text, i)
-            if m:
-                keys.append(m.group(1))
-        i += 1
-    return keys
+_KEY = re.compile(r"([A-Za-z_$][\w$]*)\s*:")
+
+
+def _top_level_keys(text, start):
+    """The keys at the top level of the object literal at `start`, and the
+    index just past it."""
+    keys = []
+
+    def on_key(i):
+        m = _KEY.match(text, i)
+        if m:
+            keys.append(m.group(1))
+
+    end = _scan(text, start, on_key)
+    return keys, end
 
 
 def claude(binary):
@@ -132,8 +128,8 @@ def claude(binary):
         text = f.read().decode("latin-1")
     outputs = {}
     for m in re.finditer(r"\{hookEventName:[\w$]+\(\"(\w+)\"\)", text):
-        end = _matching_brace(text, m.start())
-        keys = [k for k in _top_level_keys(text[m.start():end]) if k != "hookEventName"]
+        keys, _ = _top_level_keys(text, m.start())
+        keys = [k for k in keys if k != "hookEventName"]
         outputs.setdefault(m.group(1), set()).update(f"hookSpecificOutput.{k}" for k in keys)
     # The list of hook events: the longest array of names holding both
     # the first and the last of the long-standing ones.

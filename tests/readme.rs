@@ -21,14 +21,24 @@ fn block_after(intro: &str) -> Vec<String> {
         .collect()
 }
 
-fn run(p: &Project, line: &str) -> std::process::Output {
+/// Runs one README line as written; it must succeed. Its stdout.
+fn run(p: &Project, line: &str) -> String {
     let bin = std::path::Path::new(env!("CARGO_BIN_EXE_hookshot")).parent().unwrap();
-    p.command_of("sh".as_ref(), &["-c", line])
+    let out = p
+        .command_of("sh".as_ref(), &["-c", line])
         .current_dir(p.path("proj"))
         .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
         .env("XDG_STATE_HOME", p.path("home/.local/state"))
         .output()
-        .unwrap()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{line}\n{said}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    said
 }
 
 #[test]
@@ -38,14 +48,7 @@ fn the_protection_block_works_as_written() {
     assert!(lines.len() >= 5, "{lines:?}");
     let settings = p.path("home/.claude/settings.json");
     for line in &lines {
-        let out = run(&p, line);
-        let said = String::from_utf8_lossy(&out.stdout).into_owned();
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{line}\n{said}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let said = run(&p, line);
         if line.contains("--dry-run") {
             assert!(!settings.exists(), "{line}");
             assert!(said.contains("dry run: nothing was written"), "{said}");
@@ -72,14 +75,7 @@ fn the_quick_start_block_works_as_written() {
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]}}"#;
     p.write("home/.claude/settings.json", claude);
     for line in block_after("## Quick start") {
-        let out = run(&p, &line);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{line}\n{}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
+        run(&p, &line);
     }
     // Installed, imported, uninstalled: the file as it was.
     assert_eq!(
@@ -99,15 +95,7 @@ fn the_writing_and_testing_block_works_as_written() {
     )
     .unwrap();
     for line in block_after("## Writing and testing hooks") {
-        let out = run(&p, &line);
-        let said = String::from_utf8_lossy(&out.stdout).into_owned();
-        // The recorded event: a force push no hook of this empty home blocks.
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{line}\n{said}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let said = run(&p, &line);
         if line.starts_with("hookshot explain") {
             assert!(said.starts_with("PreToolUse (claude)"), "{said}");
         }

@@ -246,34 +246,26 @@ pub(crate) fn write_approvals(approvals: &[(String, String)]) -> Result<(), Fail
     let mut doc: toml_edit::DocumentMut = text
         .parse()
         .map_err(|e| Fail::Usage(format!("{}: {e}; nothing was changed", path.display())))?;
-    let hooks = doc
-        .entry("hooks")
-        .or_insert_with(|| {
-            let mut t = toml_edit::Table::new();
-            t.set_implicit(true);
-            toml_edit::Item::Table(t)
-        })
-        .as_table_mut()
-        .ok_or_else(|| {
-            Fail::Usage(format!(
-                "{}: `hooks` is not a table; nothing was changed",
-                path.display()
-            ))
-        })?;
-    let state = hooks
-        .entry("state")
-        .or_insert_with(|| {
-            let mut t = toml_edit::Table::new();
-            t.set_implicit(true);
-            toml_edit::Item::Table(t)
-        })
-        .as_table_mut()
-        .ok_or_else(|| {
-            Fail::Usage(format!(
-                "{}: `hooks.state` is not a table; nothing was changed",
-                path.display()
-            ))
-        })?;
+    // `[hooks.state."KEY"]` tables, as Codex writes them: the tables on
+    // the way are implicit (no `[hooks]` header of their own).
+    fn table<'a>(parent: &'a mut toml_edit::Table, name: &str, path: &Path) -> Result<&'a mut toml_edit::Table, Fail> {
+        parent
+            .entry(name)
+            .or_insert_with(|| {
+                let mut t = toml_edit::Table::new();
+                t.set_implicit(true);
+                toml_edit::Item::Table(t)
+            })
+            .as_table_mut()
+            .ok_or_else(|| {
+                Fail::Usage(format!(
+                    "{}: `{name}` is not a table; nothing was changed",
+                    path.display()
+                ))
+            })
+    }
+    let hooks = table(doc.as_table_mut(), "hooks", &path)?;
+    let state = table(hooks, "state", &path)?;
     for (k, hash) in approvals {
         let entry = state
             .entry(k)
