@@ -19,6 +19,8 @@ import glob
 import json
 import os
 import re
+import subprocess
+import tempfile
 
 
 def _json_documents(data, marker):
@@ -76,6 +78,15 @@ def codex(binary):
             inputs[event] = sorted(_properties(d))
         else:
             outputs[event] = sorted(_properties(d))
+    # Events without an embedded schema of their own (the model-request
+    # ones in 0.171) are in the app server's protocol: its HookEventName.
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run([binary, "app-server", "generate-json-schema", "--out", out], check=True,
+                       capture_output=True, timeout=120)
+        with open(os.path.join(out, "v2", "HooksListResponse.json")) as f:
+            protocol = json.load(f)
+    for name in protocol["definitions"]["HookEventName"]["enum"]:
+        events.add(name[0].upper() + name[1:])
     return {"events": sorted(events), "input": inputs, "output": outputs}
 
 
