@@ -103,3 +103,37 @@ fn the_writing_and_testing_block_works_as_written() {
     let recorded: Vec<_> = std::fs::read_dir(p.path("proj/tests/recorded")).unwrap().collect();
     assert_eq!(recorded.len(), 1);
 }
+
+/// Copies a folder (the example session) so a run writes nothing into the
+/// clone.
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_first_command_replays_the_example_session_as_written() {
+    let p = Project::new();
+    let first = block_after("# hookshot").into_iter().next().unwrap();
+    // `cargo run -- ARGS` is this build with ARGS.
+    let args = first
+        .strip_prefix("cargo run -- ")
+        .expect("the README starts with `cargo run -- ...`");
+    copy_dir(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/session")),
+        &p.path("proj/examples/session"),
+    );
+    let said = run(&p, &format!("hookshot {args}"));
+    // The model writes the notes, then the hook refuses the force push.
+    assert!(p.path("proj/examples/session/work/NOTES.md").exists(), "{said}");
+    let transcript = std::fs::read_to_string(p.path("proj/examples/session/transcript.jsonl")).unwrap();
+    assert!(transcript.contains("push --force"), "{transcript}");
+    assert!(said.to_lowercase().contains("force"), "{said}");
+}
