@@ -269,13 +269,205 @@ const ROWS: &[Row] = &[
 
 /// Why the program `name` called with `args` destroys infrastructure or
 /// data, if it does; an argument that cannot be known counts as any word.
+/// Every reading of its options is judged (`kubectl -n prod delete ns x`:
+/// `prod` is `-n`'s value, not the subcommand), and any that destroys
+/// counts.
 pub fn judge(name: &str, args: &[Arg]) -> Option<String> {
     let words: Vec<&str> = args.iter().filter_map(Arg::known).collect();
     let computed = words.len() < args.len();
-    ROWS.iter()
+    let rows: Vec<&Row> = ROWS
+        .iter()
         .filter(|(programs, _, _)| programs.contains(&name))
-        .find(|(_, destroys, _)| destroys(&words, computed))
+        .collect();
+    if rows.is_empty() {
+        return None;
+    }
+    let readings = readings(valued(name), &words);
+    rows.into_iter()
+        .find(|(_, destroys, _)| readings.iter().any(|w| destroys(w, computed)))
         .map(|(_, _, what)| format!("`{name}` {what}"))
+}
+
+/// Options of a program (its global ones, mostly) that take the next word
+/// as their value, from each program's own reference.
+fn valued(program: &str) -> &'static [&'static str] {
+    match program {
+        "kubectl" | "oc" => &[
+            "-n",
+            "--namespace",
+            "--context",
+            "--cluster",
+            "--kubeconfig",
+            "-s",
+            "--server",
+            "--user",
+            "--token",
+            "--as",
+            "--as-group",
+            "--as-uid",
+            "--certificate-authority",
+            "--client-certificate",
+            "--client-key",
+            "--cache-dir",
+            "--request-timeout",
+            "--tls-server-name",
+            "-l",
+            "--selector",
+            "-o",
+            "--output",
+            "--field-selector",
+            "-f",
+            "--filename",
+            "-c",
+            "--container",
+            "--timeout",
+            "--grace-period",
+            "-v",
+            "--v",
+            "--profile",
+            "--profile-output",
+        ],
+        "helm" => &[
+            "-n",
+            "--namespace",
+            "--kube-context",
+            "--kubeconfig",
+            "--kube-apiserver",
+            "--kube-token",
+            "--kube-as-user",
+            "--kube-as-group",
+            "--kube-ca-file",
+            "--kube-tls-server-name",
+            "--registry-config",
+            "--repository-cache",
+            "--repository-config",
+            "--burst-limit",
+            "--qps",
+            "--timeout",
+            "-o",
+            "--output",
+        ],
+        "docker" | "podman" => &[
+            "-H",
+            "--host",
+            "--context",
+            "-c",
+            "--config",
+            "-l",
+            "--log-level",
+            "--tlscacert",
+            "--tlscert",
+            "--tlskey",
+            "--url",
+            "--connection",
+            "--identity",
+            "--root",
+            "--runroot",
+            "--storage-driver",
+            "--storage-opt",
+            "--cgroup-manager",
+            "--network-cmd-path",
+            "--events-backend",
+            "--runtime",
+            "-f",
+            "--file",
+            "-p",
+            "--project-name",
+            "--profile",
+            "--env-file",
+            "--project-directory",
+        ],
+        "docker-compose" | "podman-compose" => &["-f", "--file", "-p", "--project-name", "--profile", "--env-file"],
+        "aws" => &[
+            "--profile",
+            "--region",
+            "--output",
+            "--endpoint-url",
+            "--query",
+            "--cli-read-timeout",
+            "--cli-connect-timeout",
+            "--color",
+            "--ca-bundle",
+            "--cli-binary-format",
+        ],
+        "az" => &["--subscription", "-o", "--output", "--query", "-g", "--resource-group"],
+        "gcloud" | "gsutil" => &[
+            "--project",
+            "--account",
+            "--configuration",
+            "--format",
+            "--verbosity",
+            "--billing-project",
+            "--impersonate-service-account",
+            "--region",
+            "--zone",
+            "-o",
+        ],
+        "gh" => &["-R", "--repo", "--hostname"],
+        "pulumi" => &["-C", "--cwd", "-s", "--stack", "--color"],
+        "terraform" | "tofu" | "terragrunt" => &["-chdir", "-var", "-var-file", "-target"],
+        "fly" | "flyctl" => &["-a", "--app", "-c", "--config", "-o", "--org"],
+        "heroku" => &["-a", "--app", "-r", "--remote"],
+        "vercel" | "netlify" => &[
+            "--scope",
+            "--token",
+            "-A",
+            "--local-config",
+            "--cwd",
+            "--auth",
+            "--site",
+        ],
+        "firebase" => &["-P", "--project", "--config", "--token", "--account"],
+        "supabase" => &["--workdir", "--profile", "--project-ref", "--db-url"],
+        "prisma" => &["--schema"],
+        "zfs" | "zpool" => &[],
+        _ => &[],
+    }
+}
+
+/// How many options a reading may be unsure of (each doubles the
+/// readings: 2^6 at most, a few microseconds).
+const UNSURE: usize = 6;
+
+/// The word lists `words` may mean, told apart by options: a known
+/// value-taking option drops its value, a known `--x=y` form is one word,
+/// and an option of unknown kind followed by a plain word is read both
+/// ways (its value, or a flag before the next word): the most dangerous
+/// reading is among them.
+fn readings<'a>(valued: &[&str], words: &[&'a str]) -> Vec<Vec<&'a str>> {
+    fn go<'a>(valued: &[&str], words: &[&'a str], unsure: usize, acc: &mut Vec<&'a str>, out: &mut Vec<Vec<&'a str>>) {
+        let Some((&w, rest)) = words.split_first() else {
+            out.push(acc.clone());
+            return;
+        };
+        let entry = acc.len();
+        acc.push(w);
+        if w == "--" {
+            acc.extend_from_slice(rest);
+            out.push(acc.clone());
+        } else if let Some((&value, after)) = rest.split_first()
+            && w.starts_with('-')
+            && w.len() > 1
+            && !w.contains('=')
+            && !value.starts_with('-')
+        {
+            if valued.contains(&w) {
+                go(valued, after, unsure, acc, out);
+            } else if unsure < UNSURE {
+                go(valued, after, unsure + 1, acc, out);
+                go(valued, rest, unsure + 1, acc, out);
+            } else {
+                go(valued, rest, unsure, acc, out);
+            }
+        } else {
+            go(valued, rest, unsure, acc, out);
+        }
+        // As it was on entry: the caller's other reading starts from here.
+        acc.truncate(entry);
+    }
+    let mut out = Vec::new();
+    go(valued, words, 0, &mut Vec::with_capacity(words.len()), &mut out);
+    out
 }
 
 /// The first `n` words that are not options (nor an option's value in
@@ -284,11 +476,20 @@ fn subcommands<'a>(words: &[&'a str], n: usize) -> Vec<&'a str> {
     words.iter().copied().filter(|w| !w.starts_with('-')).take(n).collect()
 }
 
+/// Whether a flag is given: as itself, as `--flag=value`, or a one-letter
+/// flag among others (`-af` gives `-a` and `-f`).
 fn has(words: &[&str], flags: &[&str]) -> bool {
+    let bundled = |w: &str, f: &str| {
+        let letter = f.strip_prefix('-').filter(|l| l.len() == 1 && !f.starts_with("--"));
+        let group = w
+            .strip_prefix('-')
+            .filter(|g| !g.starts_with('-') && (2..=6).contains(&g.len()));
+        matches!((letter, group), (Some(l), Some(g)) if g.chars().all(|c| c.is_ascii_alphabetic()) && g.contains(l))
+    };
     words.iter().any(|w| {
         flags
             .iter()
-            .any(|f| w == f || w.strip_prefix(f).is_some_and(|r| r.starts_with('=')))
+            .any(|f| w == f || w.strip_prefix(f).is_some_and(|r| r.starts_with('=')) || bundled(w, f))
     })
 }
 
@@ -308,4 +509,28 @@ fn destroys_data(sql: &str) -> bool {
         s.windows(2).any(|p| p[0] == "DELETE" && p[1] == "FROM") && !s.contains(&"WHERE")
     });
     drops || deletes_all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_are_read_every_way_they_can_be_and_the_readings_stay_few() {
+        let words = ["-n", "prod", "--weird", "x", "delete", "ns", "y"];
+        let r = readings(valued("kubectl"), &words);
+        // `-n`'s value is dropped; `--weird` is read as taking `x` or not.
+        assert_eq!(
+            r,
+            [
+                vec!["-n", "--weird", "delete", "ns", "y"],
+                vec!["-n", "--weird", "x", "delete", "ns", "y"]
+            ]
+        );
+        // Sixty unsure options are read at most 2^UNSURE ways.
+        let many: Vec<&str> = (0..60).flat_map(|_| ["--opt", "v"]).collect();
+        assert!(readings(&[], &many).len() <= 1 << UNSURE);
+        // After `--` nothing is an option.
+        assert_eq!(readings(&[], &["--", "-n", "x"]), [vec!["--", "-n", "x"]]);
+    }
 }
