@@ -327,6 +327,9 @@ pub struct Walker<'a> {
     /// Every program line the walk looked at, wrappers included (`npx
     /// eslint .` as well as `eslint .`), with the directory it runs in.
     pub lines: Vec<(Vec<Arg>, Option<PathBuf>)>,
+    /// Whether `cd NAME` may go elsewhere than `./NAME`: `CDPATH` is set
+    /// (in the environment or by the command) or `shopt -s cdable_vars`.
+    cd_elsewhere: bool,
 }
 
 impl<'a> Walker<'a> {
@@ -334,6 +337,7 @@ impl<'a> Walker<'a> {
     pub fn new(places: &'a Places) -> Walker<'a> {
         Walker {
             places,
+            cd_elsewhere: std::env::var_os("CDPATH").is_some_and(|v| !v.is_empty()),
             found: Vec::new(),
             depth: 0,
             downloads: 0,
@@ -678,6 +682,7 @@ impl<'a> Walker<'a> {
                 // `X=$(...)` runs what it substitutes; the value itself is
                 // only the command's environment.
                 CommandPrefixOrSuffixItem::AssignmentWord(_, w) => {
+                    self.cd_elsewhere |= w.value.starts_with("CDPATH=");
                     let set = self.expand(&w.value, cwd);
                     self.command_settings(&set, cwd);
                 }
@@ -801,6 +806,12 @@ impl<'a> Walker<'a> {
                 }
             };
             let args = &argv[1..];
+            if name == "shopt" && args.iter().any(|a| a.known() == Some("cdable_vars"))
+                || matches!(name.as_str(), "export" | "declare" | "typeset" | "local" | "readonly")
+                    && args.iter().any(|a| a.known().is_some_and(|w| w.starts_with("CDPATH=")))
+            {
+                self.cd_elsewhere = true;
+            }
             // Where the wrapped program's words start, within `args`.
             let start = match name.as_str() {
                 "cd" | "pushd" => {
@@ -808,7 +819,13 @@ impl<'a> Walker<'a> {
                     let moved = match args.get(o.rest) {
                         None => self.places.home.clone(),
                         Some(Arg::Known(t)) if t == "-" => None,
-                        Some(Arg::Known(t)) => self.places.at(&here, t, true),
+                        // Through CDPATH or a variable's value, a bare name
+                        // can lead anywhere.
+                        Some(Arg::Known(t)) if self.cd_elsewhere && !t.starts_with(['/', '.', '~']) => None,
+                        // A `cd` that fails leaves the shell where it was,
+                        // and the commands after it run there: a target not
+                        // known to exist makes the place unknown.
+                        Some(Arg::Known(t)) => self.places.at(&here, t, true).filter(|p| p.is_dir()),
                         Some(Arg::Unknown { .. }) => None,
                     };
                     if !wrapped {
