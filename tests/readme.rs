@@ -137,3 +137,44 @@ fn the_first_command_replays_the_example_session_as_written() {
     assert!(transcript.contains("push --force"), "{transcript}");
     assert!(said.to_lowercase().contains("force"), "{said}");
 }
+
+#[test]
+fn the_fire_example_and_the_completion_lines_work_as_written() {
+    let p = Project::new();
+    std::os::unix::fs::symlink(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/examples"),
+        p.path("proj/examples"),
+    )
+    .unwrap();
+    // `cargo run -- fire ...`: the example's hook refuses writing a
+    // `.env` file, exit 2 with the reason, as the README says.
+    let fire = block_after("## Firing events by hand").into_iter().next().unwrap();
+    let args = fire
+        .strip_prefix("cargo run -- ")
+        .expect("the example runs `cargo run -- fire ...`");
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_hookshot"));
+    let out = p
+        .command_of("sh".as_ref(), &["-c", &format!("{} {args}", bin.display())])
+        .current_dir(p.path("proj"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    // The completion script lands where bash-completion looks; the man
+    // page renders (`man` itself is not on every machine).
+    let block = block_after("The packages are built from one version number");
+    for line in &block {
+        if line.starts_with("hookshot man") && which("man").is_none() {
+            run(&p, "hookshot man > /dev/null");
+            continue;
+        }
+        run(&p, line);
+    }
+    let script = std::fs::read_to_string(p.path("home/.local/share/bash-completion/completions/hookshot")).unwrap();
+    assert!(script.contains("PreToolUse"), "{}", &script[..200.min(script.len())]);
+}
+
+fn which(program: &str) -> Option<std::path::PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join(program))
+        .find(|p| p.is_file())
+}
