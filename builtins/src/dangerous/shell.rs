@@ -179,6 +179,116 @@ fn is_stdin(a: &Arg) -> bool {
     matches!(a.known(), Some("-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0"))
 }
 
+/// Whether a project runner's call runs a program: `uv run`, `poetry
+/// run`, `bundle exec`, `pnpm exec`, `npm exec`, `yarn exec`, `pnpm dlx`,
+/// `bun x` (after the runner's own options).
+fn runs_a_program(name: &str, args: &[Arg]) -> bool {
+    let sub = options(args, "", &["--directory", "--project", "--prefix", "--cwd", "-C"]).rest;
+    let Some(sub) = args.get(sub).and_then(Arg::known) else {
+        return false;
+    };
+    match name {
+        "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye" => sub == "run",
+        "bundle" => sub == "exec",
+        "pnpm" => matches!(sub, "exec" | "dlx"),
+        "npm" => matches!(sub, "exec" | "x"),
+        "yarn" => matches!(sub, "exec" | "dlx"),
+        "bun" => sub == "x",
+        _ => false,
+    }
+}
+
+/// Where the command a container runs starts in `docker run|exec ...`
+/// (after the image or the container); `None` for other subcommands.
+fn inner_at(name: &str, args: &[Arg]) -> Option<usize> {
+    const GLOBAL: &[&str] = &[
+        "-H",
+        "--host",
+        "--context",
+        "-c",
+        "--config",
+        "-l",
+        "--log-level",
+        "--connection",
+        "--url",
+        "--identity",
+        "--namespace",
+        "--address",
+    ];
+    let g = options(args, "Hcl", GLOBAL).rest;
+    let sub = args.get(g).and_then(Arg::known)?;
+    let sub_at = match sub {
+        "container" => g + 1,
+        _ => g,
+    };
+    let verb = args.get(sub_at).and_then(Arg::known)?;
+    let _ = name;
+    let valued: &[&str] = &[
+        "-v",
+        "--volume",
+        "-e",
+        "--env",
+        "--env-file",
+        "--name",
+        "-w",
+        "--workdir",
+        "-u",
+        "--user",
+        "--entrypoint",
+        "--network",
+        "--net",
+        "-p",
+        "--publish",
+        "--mount",
+        "--platform",
+        "-l",
+        "--label",
+        "--cpus",
+        "-m",
+        "--memory",
+        "--volumes-from",
+        "--add-host",
+        "-h",
+        "--hostname",
+        "--pull",
+        "--restart",
+        "--log-driver",
+        "--log-opt",
+        "--cap-add",
+        "--cap-drop",
+        "--device",
+        "--tmpfs",
+        "--ipc",
+        "--pid",
+        "--security-opt",
+        "--ulimit",
+        "--gpus",
+        "--cidfile",
+        "--label-file",
+        "--dns",
+        "--expose",
+        "--shm-size",
+        "--stop-signal",
+        "--stop-timeout",
+        "--runtime",
+        "--detach-keys",
+        "--group-add",
+        "--userns",
+        "--uts",
+        "--cgroupns",
+        "--health-cmd",
+        "--isolation",
+    ];
+    match verb {
+        "run" | "exec" => {
+            let o = options(&args[sub_at + 1..], "vewuphlm", valued);
+            // The image, or the container, then its command.
+            Some(sub_at + 1 + o.rest + 1)
+        }
+        _ => None,
+    }
+}
+
 /// The last path component of a program name.
 pub fn base(word: &str) -> &str {
     word.rsplit('/').next().unwrap_or(word)
@@ -910,6 +1020,163 @@ impl<'a> Walker<'a> {
                     o.rest
                 }
                 "setsid" => options(args, "", &[]).rest,
+                // Project runners run a program in the project's environment.
+                "uv" | "poetry" | "pipenv" | "pdm" | "hatch" | "rye" | "bundle" | "pnpm" | "yarn" | "npm" | "bun"
+                    if runs_a_program(&name, args) =>
+                {
+                    let sub = options(args, "", &["--directory", "--project", "--prefix", "--cwd", "-C"]).rest;
+                    let o = options(
+                        &args[sub + 1..],
+                        "pC",
+                        &[
+                            "--with",
+                            "--with-requirements",
+                            "--with-editable",
+                            "--python",
+                            "--package",
+                            "--extra",
+                            "--group",
+                            "--env-file",
+                            "--directory",
+                            "--project",
+                            "--index",
+                            "--default-index",
+                            "--index-url",
+                            "--extra-index-url",
+                            "--find-links",
+                            "--filter",
+                            "--workspace",
+                            "--prefix",
+                            "--cwd",
+                            "--script",
+                        ],
+                    );
+                    sub + 1 + o.rest
+                }
+                // Runners that run a package's program: `uvx rimraf ~`.
+                "uvx" | "pipx" => {
+                    let o = options(args, "", &["--from", "--with", "--python", "--spec", "--index-url"]);
+                    let run = usize::from(name == "pipx" && args.get(o.rest).and_then(Arg::known) == Some("run"));
+                    if name == "pipx" && run == 0 {
+                        self.found.push(Found::Run(Run { argv, cwd: here }));
+                        return false;
+                    }
+                    o.rest + run
+                }
+                // A container or a pod: the command runs there, where every
+                // place is unknown (a mounted folder may be the user's home).
+                "docker" | "podman" | "nerdctl" if inner_at(&name, args).is_some() => {
+                    self.found.push(Found::Run(Run {
+                        argv: argv.clone(),
+                        cwd: here.clone(),
+                    }));
+                    here = None;
+                    inner_at(&name, args).unwrap_or(args.len())
+                }
+                "kubectl" | "oc" if args.iter().any(|a| a.known() == Some("exec")) => {
+                    here = None;
+                    args.iter()
+                        .position(|a| a.known() == Some("--"))
+                        .map_or(args.len(), |i| i + 1)
+                }
+                // A remote host runs the words after the host as one
+                // command line, in its shell.
+                "ssh" => {
+                    let o = options(args, "BbcDEeFIiJLlmOoPpQRSWw", &[]);
+                    let words: Option<Vec<&str>> = args
+                        .get(o.rest + 1..)
+                        .unwrap_or_default()
+                        .iter()
+                        .map(Arg::known)
+                        .collect();
+                    match words {
+                        Some(words) if !words.is_empty() => self.script(&words.join(" "), &mut None),
+                        Some(_) => {}
+                        None => self.danger("`ssh` runs a remote command that cannot be known".into()),
+                    }
+                    return false;
+                }
+                "script" => {
+                    let o = options(
+                        args,
+                        "cEeIOT",
+                        &[
+                            "--command",
+                            "--echo",
+                            "--log-in",
+                            "--log-out",
+                            "--log-timing",
+                            "--logging-format",
+                        ],
+                    );
+                    if let Some(cmd) = o.value(&["-c", "--command"]) {
+                        self.script_arg("script -c", &cmd.clone(), &here);
+                    }
+                    return false;
+                }
+                // `parallel CMD ::: ARGS`: the command with each argument.
+                "parallel" => {
+                    let o = options(
+                        args,
+                        "jSX",
+                        &["--jobs", "--sshlogin", "--joblog", "--results", "--delay", "--timeout"],
+                    );
+                    let rest = &args[o.rest..];
+                    let sep = rest
+                        .iter()
+                        .position(|a| matches!(a.known(), Some(":::" | "::::" | ":::+")));
+                    let (cmd, inputs) = match sep {
+                        Some(i) => (&rest[..i], &rest[i + 1..]),
+                        None => (rest, &[][..]),
+                    };
+                    let unknown_input = || Arg::Unknown {
+                        raw: "(an input of parallel)".into(),
+                        split: true,
+                        download: stdin.download,
+                    };
+                    let mut inner: Vec<Arg> = cmd.to_vec();
+                    if inner.iter().any(|a| a.known().is_some_and(|s| s.contains("{}"))) {
+                        for a in inner.iter_mut() {
+                            if a.known().is_some_and(|s| s.contains("{}")) {
+                                *a = unknown_input();
+                            }
+                        }
+                    } else if inputs.is_empty() {
+                        inner.push(unknown_input());
+                    } else {
+                        inner.extend(
+                            inputs
+                                .iter()
+                                .filter(|a| !matches!(a.known(), Some(":::" | "::::" | ":::+")))
+                                .cloned(),
+                        );
+                    }
+                    argv = inner;
+                    stdin = Stdin::default();
+                    wrapped = true;
+                    continue;
+                }
+                "chronic" | "systemd-run" | "unshare" | "firejail" | "proxychains" | "proxychains4" | "torsocks"
+                | "xvfb-run" | "dbus-launch" | "catchsegv" => {
+                    options(
+                        args,
+                        "",
+                        &[
+                            "--unit",
+                            "--property",
+                            "-p",
+                            "--setenv",
+                            "-E",
+                            "--uid",
+                            "--gid",
+                            "--working-directory",
+                            "--profile",
+                            "-f",
+                        ],
+                    )
+                    .rest
+                }
+                "strace" | "ltrace" => options(args, "abeEIoOpPsSuUX", &[]).rest,
                 // Package runners run the package's program: `npx rimraf /`.
                 "npx" | "bunx" | "pnpx" => options(args, "pc", &["--package", "--call"]).rest,
                 "nohup" | "builtin" | "busybox" | "toybox" | "unbuffer" | "caffeinate" => options(args, "", &[]).rest,
