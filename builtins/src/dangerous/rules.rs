@@ -297,6 +297,42 @@ fn program(cx: &Cx<'_>, run: &Run) -> Option<String> {
             first_some(files.map(|t| write(cx, t, cwd, "`sed -i` edits")))
         }
         "rsync" => rsync(cx, args, cwd),
+        // awk's in-place edit (`gawk -i inplace`) writes every file it reads.
+        "awk" | "gawk" => {
+            let known: Vec<&str> = args.iter().filter_map(Arg::known).collect();
+            let in_place = known.iter().any(|a| matches!(*a, "-iinplace" | "--include=inplace"))
+                || known
+                    .windows(2)
+                    .any(|w| matches!(w[0], "-i" | "--include") && w[1] == "inplace");
+            if !in_place {
+                return None;
+            }
+            let p = parse(
+                args,
+                "fvFil",
+                &["--file", "--assign", "--field-separator", "--include", "--load"],
+            );
+            let program_given = p.has("-f") || p.has("--file");
+            let files = p.operands.iter().skip(usize::from(!program_given));
+            first_some(files.map(|t| write(cx, t, cwd, "`awk -i inplace` edits")))
+        }
+        // perl's `-i` (`-pi -e`, `-i.bak`) edits every file it reads.
+        "perl"
+            if args.iter().filter_map(Arg::known).any(|a| {
+                // A cluster before its `-e` code; `-M`, `-m`, `-I` and `-x` take
+                // the rest of the word as their value (`-MFile::Path`).
+                a.strip_prefix('-').is_some_and(|c| {
+                    !c.starts_with(['-', 'M', 'm', 'I', 'x'])
+                        && c.split(['e', 'E']).next().is_some_and(|head| head.contains('i'))
+                })
+            }) =>
+        {
+            let p = parse(args, "eEIMmx", &[]);
+            let script_given = p.has("-e") || p.has("-E");
+            let files = p.operands.iter().skip(usize::from(!script_given));
+            first_some(files.map(|t| write(cx, t, cwd, "`perl -i` edits")))
+        }
+        "setfacl" => ownership(cx, name, args, cwd),
         // An interpreter's one-liner, or a framework's own command run by
         // it (`python manage.py flush`, `php artisan db:wipe`).
         n if is_interpreter(n) => one_liner(cx, n, args, cwd).or_else(|| super::catalogue::judge(stem(n), args)),
@@ -338,6 +374,23 @@ fn one_liner(cx: &Cx<'_>, name: &str, args: &[Arg], cwd: &Option<PathBuf>) -> Op
         _ => None,
     })?;
     let by = format!("{name} one-liner");
+    // A file opened for writing, or written whole, by a literal path.
+    static WRITES: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(concat!(
+            r#"(?:\bopen\s*\(\s*['"]([^'"]+)['"]\s*,\s*['"][wax+]"#,
+            r#"|(?:writeFileSync|appendFileSync|writeFile|appendFile|truncateSync|File\.write|IO\.write|File\.open|Deno\.writeTextFile(?:Sync)?|Deno\.writeFile(?:Sync)?|Deno\.truncate(?:Sync)?)\s*\(\s*['"]([^'"]+)['"]"#,
+            r#"|Path\(\s*['"]([^'"]+)['"]\s*\)\.(?:write_text|write_bytes|unlink|rmdir))"#
+        ))
+        .ok()
+    });
+    if let Some(w) = WRITES.as_ref()
+        && let Some(found) = first_some(w.captures_iter(code).map(|c| {
+            let path = c.get(1).or_else(|| c.get(2)).or_else(|| c.get(3))?.as_str().to_string();
+            write(cx, &Arg::Known(path), cwd, &format!("`{by}` writes"))
+        }))
+    {
+        return Some(found);
+    }
     first_some(re.captures_iter(code).map(|c| {
         let path = match (c.get(1), &cx.places.home) {
             (Some(literal), _) => literal.as_str().to_string(),
@@ -545,12 +598,29 @@ fn world_writable(mode: &str) -> bool {
 }
 
 fn ownership(cx: &Cx<'_>, name: &str, args: &[Arg], cwd: &Option<PathBuf>) -> Option<String> {
-    let p = parse(args, "", &[]);
+    // setfacl's ACL comes with its option (`-m u:x:rwx`), not as an operand.
+    let setfacl = name == "setfacl";
+    let p = if setfacl {
+        parse(
+            args,
+            "mMxX",
+            &[
+                "--modify",
+                "--modify-file",
+                "--remove",
+                "--remove-file",
+                "--set",
+                "--set-file",
+            ],
+        )
+    } else {
+        parse(args, "", &[])
+    };
     let recursive = p.has("-R") || p.has("--recursive");
     if !recursive {
         return None;
     }
-    let reference = p.flags.iter().any(|f| f == "--reference");
+    let reference = setfacl || p.flags.iter().any(|f| f == "--reference");
     let (spec, targets) = match p.operands.split_first() {
         Some((spec, targets)) if !reference => (Some(*spec), targets),
         _ => (None, p.operands.as_slice()),
