@@ -304,10 +304,8 @@ impl DangerousConfirmation {
         let judge = move || {
             let mut walker = Walker::new(&self.places);
             run(&mut walker);
-            walker
-                .found
-                .iter()
-                .find_map(|f| rules::judge(&self.places, f, &walker.links))
+            let links: std::collections::HashSet<PathBuf> = walker.links.iter().cloned().collect();
+            walker.found.iter().find_map(|f| rules::judge(&self.places, f, &links))
         };
         let failed = "the command could not be checked (the checker failed)";
         if shallow {
@@ -399,7 +397,7 @@ impl DangerousConfirmation {
         rules::write(
             &rules::Cx {
                 places: &self.places,
-                links: &[],
+                links: &std::collections::HashSet::new(),
             },
             &Arg::Known(path.to_string()),
             &Some(cwd.to_path_buf()),

@@ -9,7 +9,7 @@ use super::shell::{Arg, Found, Run, base};
 /// Why `found` is dangerous, if it is. `links` are the symlinks the same
 /// command makes before (`ln -s`), which the file system does not know of
 /// yet.
-pub fn judge(places: &Places, found: &Found, links: &[PathBuf]) -> Option<String> {
+pub fn judge(places: &Places, found: &Found, links: &std::collections::HashSet<PathBuf>) -> Option<String> {
     let cx = Cx { places, links };
     match found {
         Found::Danger(why) => Some(why.clone()),
@@ -23,17 +23,22 @@ pub fn judge(places: &Places, found: &Found, links: &[PathBuf]) -> Option<String
 pub struct Cx<'a> {
     /// The places.
     pub places: &'a Places,
-    /// Symlinks made earlier in the command.
-    pub links: &'a [PathBuf],
+    /// Symlinks made earlier in the command (a set: a command that makes
+    /// thousands is looked up per path, not scanned).
+    pub links: &'a std::collections::HashSet<PathBuf>,
 }
 
 impl Cx<'_> {
     /// A symlink made earlier in the command that `resolved` goes
     /// through (or is, when `follow`).
     fn through_link(&self, resolved: &Path, follow: bool) -> Option<&PathBuf> {
-        self.links
-            .iter()
-            .find(|l| resolved.starts_with(l) && (follow || resolved != l.as_path()))
+        if self.links.is_empty() {
+            return None;
+        }
+        resolved
+            .ancestors()
+            .filter(|a| follow || *a != resolved)
+            .find_map(|a| self.links.get(a))
     }
 }
 

@@ -149,6 +149,10 @@ impl SecurityScan {
         if self.extra.is_empty() {
             return found;
         }
+        let mut taken = rules::Taken::default();
+        for (s, e, _) in &found {
+            taken.take(*s, *e);
+        }
         let lower = text.to_lowercase();
         for rule in &self.extra {
             if !rule.keywords.is_empty() && !rule.keywords.iter().any(|k| lower.contains(k.as_str())) {
@@ -167,7 +171,7 @@ impl SecurityScan {
                 if allowed(rule, text, m.as_str(), whole) {
                     continue;
                 }
-                if found.iter().any(|(s, e, _)| *s < m.end() && m.start() < *e) {
+                if !taken.take(m.start(), m.end()) {
                     continue;
                 }
                 found.push((m.start(), m.end(), rule.id.clone()));
@@ -180,8 +184,12 @@ impl SecurityScan {
     /// Every secret in `text`: byte range and kind, in order.
     fn find(&self, text: &str) -> Vec<(usize, usize, String)> {
         let mut found = self.scan(text);
+        let mut taken = rules::Taken::default();
+        for (s, e, _) in &found {
+            taken.take(*s, *e);
+        }
         for m in self.wrapped.find_iter(text) {
-            if found.iter().any(|(s, e, _)| *s < m.end() && m.start() < *e) {
+            if taken.overlaps(m.start(), m.end()) {
                 continue;
             }
             let joined: String = m.as_str().split_whitespace().collect();
@@ -189,11 +197,12 @@ impl SecurityScan {
                 continue;
             };
             if let Some((_, _, inner)) = self.scan(&decoded).first() {
+                taken.take(m.start(), m.end());
                 found.push((m.start(), m.end(), format!("{inner}_base64")));
             }
         }
         for m in self.encoded.find_iter(text) {
-            if found.iter().any(|(s, e, _)| *s < m.end() && m.start() < *e) {
+            if taken.overlaps(m.start(), m.end()) {
                 continue;
             }
             let run = m.as_str();
@@ -208,6 +217,7 @@ impl SecurityScan {
                 continue;
             };
             if let Some((_, _, inner)) = self.scan(&text).first() {
+                taken.take(m.start(), m.end());
                 found.push((m.start(), m.end(), format!("{inner}_{}", how.replace('-', "_"))));
             }
         }
