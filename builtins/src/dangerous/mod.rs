@@ -407,9 +407,10 @@ impl DangerousConfirmation {
 }
 
 /// The files an `apply_patch` patch (Codex's format) adds, changes,
-/// deletes or moves to.
+/// deletes or moves to. Codex trims a line before reading its marker, so
+/// a padded marker counts too.
 fn patched_files(patch: &str) -> impl Iterator<Item = &str> {
-    patch.lines().filter_map(|l| {
+    patch.lines().map(str::trim_start).filter_map(|l| {
         [
             "*** Add File: ",
             "*** Update File: ",

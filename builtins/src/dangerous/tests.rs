@@ -152,6 +152,11 @@ fn codex_shell_words_and_patches_are_checked() {
         json!({"command": format!("apply_patch <<'EOF'\n{patch}\nEOF")}),
     );
     assert!(out.reason.unwrap_or_default().contains("../outside.txt"));
+    // Codex's parser trims each line before it reads a marker: padded
+    // markers name files all the same.
+    let padded = "  *** Begin Patch\n\t*** Delete File: /etc/hosts  \n   *** Add File: src/ok.rs\n+x\n*** End Patch";
+    let out = call(&f, "apply_patch", json!({"input": padded}));
+    assert!(out.reason.unwrap_or_default().contains("/etc/hosts"));
 }
 
 #[test]
