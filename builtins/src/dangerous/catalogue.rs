@@ -92,7 +92,9 @@ const ROWS: &[Row] = &[
         &["gcloud", "gsutil"],
         |w, _| {
             let words = subcommands(w, 6);
-            words.contains(&"delete") && has(w, &["--quiet", "-q"])
+            // Without a terminal (an agent's shell) gcloud takes a
+            // prompt's default, which for a delete is yes: `--quiet` or not.
+            words.contains(&"delete")
                 || words.first() == Some(&"rm") && has(w, &["-r", "-R", "-a"])
                 || words.first() == Some(&"rb")
         },
@@ -113,14 +115,26 @@ const ROWS: &[Row] = &[
             "cockroach",
             "clickhouse-client",
         ],
-        |w, _| w.iter().any(|s| destroys_data(s)),
+        // `--command=SQL` is SQL too.
+        |w, _| {
+            w.iter().any(|s| {
+                destroys_data(
+                    s.split_once('=')
+                        .filter(|(o, _)| o.starts_with("--"))
+                        .map_or(s, |(_, v)| v),
+                )
+            })
+        },
         "drops or empties database tables",
     ),
     (
         &["redis-cli", "valkey-cli"],
-        |w, _| {
+        |w, computed| {
             w.iter()
+                .flat_map(|s| s.split_whitespace())
                 .any(|s| s.eq_ignore_ascii_case("flushall") || s.eq_ignore_ascii_case("flushdb"))
+                // `redis-cli --scan | xargs redis-cli del`: whatever keys come.
+                || computed && w.iter().any(|s| s.eq_ignore_ascii_case("del") || s.eq_ignore_ascii_case("unlink"))
         },
         "empties the database",
     ),
@@ -494,7 +508,8 @@ fn has(words: &[&str], flags: &[&str]) -> bool {
 }
 
 /// SQL that drops or empties: `DROP TABLE|DATABASE|SCHEMA`, `TRUNCATE`,
-/// `DELETE FROM t` with no `WHERE`.
+/// `DELETE FROM t` or `UPDATE t SET` with no `WHERE`, `ALTER TABLE ...
+/// DROP COLUMN`.
 fn destroys_data(sql: &str) -> bool {
     let upper = sql.to_ascii_uppercase();
     let words: Vec<&str> = upper
@@ -502,11 +517,13 @@ fn destroys_data(sql: &str) -> bool {
         .filter(|w| !w.is_empty())
         .collect();
     let drops = words.windows(2).any(|p| {
-        p[0] == "DROP" && matches!(p[1], "TABLE" | "DATABASE" | "SCHEMA" | "COLLECTION") || p[0] == "TRUNCATE"
+        p[0] == "DROP" && matches!(p[1], "TABLE" | "DATABASE" | "SCHEMA" | "COLLECTION" | "COLUMN")
+            || p[0] == "TRUNCATE"
     });
     let deletes_all = upper.split(';').any(|stmt| {
         let s: Vec<&str> = stmt.split_whitespace().collect();
-        s.windows(2).any(|p| p[0] == "DELETE" && p[1] == "FROM") && !s.contains(&"WHERE")
+        (s.windows(2).any(|p| p[0] == "DELETE" && p[1] == "FROM") || s.first() == Some(&"UPDATE") && s.contains(&"SET"))
+            && !s.contains(&"WHERE")
     });
     drops || deletes_all
 }

@@ -179,6 +179,37 @@ fn is_stdin(a: &Arg) -> bool {
     matches!(a.known(), Some("-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0"))
 }
 
+/// The text `echo` or `printf` of known words prints (roughly: what a
+/// program reading it would see).
+fn printed(argv: &[Arg]) -> Option<String> {
+    let (name, args) = argv.split_first()?;
+    if !matches!(name.known().map(base), Some("echo" | "printf")) {
+        return None;
+    }
+    let words: Option<Vec<&str>> = args.iter().map(Arg::known).collect();
+    let words: Vec<&str> = words?
+        .into_iter()
+        .filter(|w| !matches!(*w, "-n" | "-e" | "-E" | "-ne" | "-en"))
+        .collect();
+    Some(words.join(" ").replace("\\n", "\n"))
+}
+
+/// Programs that run what they read on standard input as statements:
+/// what a here-document or a pipe gives them is judged as their argument.
+const STATEMENT_READERS: &[&str] = &[
+    "psql",
+    "mysql",
+    "mariadb",
+    "sqlite3",
+    "duckdb",
+    "cockroach",
+    "clickhouse-client",
+    "redis-cli",
+    "valkey-cli",
+    "mongo",
+    "mongosh",
+];
+
 /// Whether a project runner's call runs a program: `uv run`, `poetry
 /// run`, `bundle exec`, `pnpm exec`, `npm exec`, `yarn exec`, `pnpm dlx`,
 /// `bun x` (after the runner's own options).
@@ -538,18 +569,27 @@ impl<'a> Walker<'a> {
         // Each part of a pipeline runs in a subshell: a `cd` there stays
         // there. What a download writes flows into every later part.
         let mut download = false;
+        // What `echo`/`printf` of known words feeds the next part: a
+        // database client runs it (`echo 'DROP TABLE t' | psql`).
+        let mut text: Option<String> = None;
         for c in &p.seq {
             let mut own = cwd.clone();
             let piped = !std::ptr::eq(c, &p.seq[0]);
+            let before = self.lines.len();
             download |= self.command(
                 c,
                 &mut own,
                 Stdin {
                     download,
                     piped,
-                    script: None,
+                    script: text.take(),
                 },
             );
+            text = self
+                .lines
+                .get(before..)
+                .and_then(<[_]>::last)
+                .and_then(|(argv, _)| printed(argv));
         }
     }
 
@@ -1348,6 +1388,12 @@ impl<'a> Walker<'a> {
                 n => {
                     let download = DOWNLOADERS.contains(&n);
                     self.downloads += usize::from(download);
+                    let mut argv = argv;
+                    if STATEMENT_READERS.contains(&n)
+                        && let Some(text) = stdin.script.take()
+                    {
+                        argv.push(Arg::Known(text));
+                    }
                     self.found.push(Found::Run(Run { argv, cwd: here }));
                     return download;
                 }
