@@ -143,6 +143,28 @@ pub fn rules() -> &'static [Rule] {
             rule("discord_webhook", r"(discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{60,})", &["/api/webhooks/"]),
             rule("sentry_dsn", r"https://([a-f0-9]{32})@[^/\s]*sentry\.io", &["sentry.io"]),
             rule("newrelic_key", r"(NRAK-[A-Z0-9]{27})", &["nrak-"]),
+            // More providers by their documented prefixes (gitleaks' rules
+            // for the same services).
+            rule("stripe_webhook_secret", r"(whsec_[A-Za-z0-9]{32,})", &["whsec_"]),
+            rule("notion_token", r"((?:ntn_[A-Za-z0-9]{40,50})|(?:secret_[A-Za-z0-9]{43}))(?:[^A-Za-z0-9]|$)", &["ntn_", "secret_"]),
+            rule("supabase_token", r"(sbp_(?:[a-f0-9]{40}|[A-Za-z0-9]{40,60}))", &["sbp_"]),
+            rule("planetscale_token", r"(pscale_(?:tkn|pw|oauth)_[A-Za-z0-9=\-_.]{32,64})", &["pscale_"]),
+            rule("netlify_token", r"(nfp_[A-Za-z0-9]{36,40})", &["nfp_"]),
+            rule("figma_token", r"(fig[dou]_[A-Za-z0-9_\-]{40,})", &["figd_", "figo_", "figu_"]),
+            rule("mailgun_key", r"(key-[a-f0-9]{32})(?:[^a-f0-9]|$)", &["key-"]).entropy(3.0),
+            rule("mapbox_token", r"(sk\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{20,})", &["sk.eyj"]),
+            rule("atlassian_token", r"(ATATT3[A-Za-z0-9_\-=]{150,})", &["atatt3"]),
+            rule("grafana_token", r"((?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})|(?:glc_[A-Za-z0-9+/]{32,400}={0,2}))", &["glsa_", "glc_"]),
+            rule("sentry_token", r"(sntry[su]_[A-Za-z0-9+/=_\-]{40,})", &["sntrys_", "sntryu_"]),
+            rule("alibaba_access_key", r"(LTAI[A-Za-z0-9]{20})(?:[^A-Za-z0-9]|$)", &["ltai"]),
+            rule("discord_bot_token", r"(?:^|[^A-Za-z0-9_\-.])([MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6,7}\.[A-Za-z0-9_\-]{27,40})(?:[^A-Za-z0-9_\-.]|$)", &["mt", "mj", "mz", "nd", "nt", "nj", "nz", "od", "ot", "oq"]).entropy(3.5),
+            rule("fly_token", r"((?:fo1_[A-Za-z0-9_\-]{43})|(?:fm[12][ar]?_[A-Za-z0-9+/]{50,}={0,3}))", &["fo1_", "fm1", "fm2"]),
+            rule("doppler_token", r"(dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44})", &["dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."]),
+            rule("pulumi_token", r"(pul-[a-f0-9]{40})", &["pul-"]),
+            rule("postman_key", r"(PMAK-[a-f0-9]{24}-[a-f0-9]{34})", &["pmak-"]),
+            rule("typeform_token", r"(tfp_[A-Za-z0-9_\-.=]{40,64})", &["tfp_"]),
+            rule("terraform_cloud_token", r"([A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-=]{60,70})", &[".atlasv1."]),
+            rule("shippo_token", r"(shippo_(?:live|test)_[a-f0-9]{40})", &["shippo_"]),
             // `aws configure set aws_secret_access_key VALUE`.
             rule(
                 "aws_secret_key",
@@ -218,13 +240,23 @@ pub fn rules() -> &'static [Rule] {
             )
             .entropy(2.7)
             .digit(),
+            // A key in hex of a key's usual length (32, 40, 64 digits:
+            // Datadog's, Algolia's, many others'): hex has at most 4 bits
+            // a character, so the generic floor below misses some.
+            rule(
+                "secret_assignment",
+                r#"(?i)(?:passw(?:or)?d|secret|token|api[_.\-]?key|access[_.\-]?key|private[_.\-]?key|auth[_.\-]?key|(?:encryption|signing|master|admin|service|write|license)[_.\-]?key)["']?\s*(?::=|=>|=|:)\s*["'`]?([a-f0-9]{32}|[a-f0-9]{40}|[a-f0-9]{64})(?:[^a-z0-9]|$)"#,
+                &["key", "secret", "token", "pass"],
+            )
+            .entropy(3.0)
+            .digit(),
             // `password = ...`, `"api_key": "..."`, `TOKEN=...`, with a
             // value that looks random.
             Rule {
                 id: "secret_assignment",
                 // A name that says "secret", then the value.
                 pattern: concat!(
-                    r"(?i)((?:[a-z0-9_.\-]*?)(?:passw(?:or)?d|pwd|secret|token|api[_.\-]?key|access[_.\-]?key|private[_.\-]?key|client[_.\-]?secret|auth[_.\-]?key|(?:encryption|signing|master|enc)[_.\-]?key|credentials?|creds)[a-z0-9_.\-]*)",
+                    r"(?i)((?:[a-z0-9_.\-]*?)(?:passw(?:or)?d|pwd|secret|token|api[_.\-]?key|access[_.\-]?key|private[_.\-]?key|client[_.\-]?secret|auth[_.\-]?key|(?:encryption|signing|master|enc|admin|service|write|license)[_.\-]?key|credentials?|creds)[a-z0-9_.\-]*)",
                     r#"["']?\s*(?::=|=>|=|:)\s*["'`]?([^\s"'`,;{}()<>\[\]]{12,})"#
                 ),
                 keywords: &[
