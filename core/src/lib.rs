@@ -3,7 +3,7 @@
 //! Events and their names in each dialect ([`event`]), hook definitions as the
 //! registry resolves them ([`hook`]), what a hook answers ([`output`]), what a
 //! run left behind ([`record`]), the merged answer to an event ([`outcome`]),
-//! event inputs ([`input`]), the model wire translation ([`llm`]) and the
+//! event inputs ([`input`]), the model wire translation (`llm`) and the
 //! table of agents ([`agent`]: what each does its own way).
 //! This crate depends on nothing else of hookshot's.
 

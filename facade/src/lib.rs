@@ -199,7 +199,7 @@ impl Builder {
         self
     }
 
-    /// Reads the files given with [`HookSystemBuilder::settings`] in this
+    /// Reads the files given with [`Builder::settings`] in this
     /// dialect instead of telling it from their content (for a file whose
     /// events exist in several agents, kept outside `.claude/`/`.gemini/`).
     pub fn settings_dialect(mut self, dialect: Option<Dialect>) -> Self {

@@ -2,11 +2,11 @@
 //!
 //! All matchers of an event are compiled once into sets. Regex matchers
 //! that are really literals (`write_file`, `Edit|Write`, `^mcp__srv1__.*`)
-//! become exact, prefix, suffix or substring probes ([`classify`]); exact
+//! become exact, prefix, suffix or substring probes (`classify`); exact
 //! names, prefixes and suffixes are hash-map lookups, substrings one
 //! Aho-Corasick automaton, and only genuine regexes (gemini's unanchored
 //! ones and Claude's full-match ones, anchored at compile time) go into one
-//! [`RegexSet`]. Planning an event costs a few lookups and one pass of each
+//! `RegexSet`. Planning an event costs a few lookups and one pass of each
 //! automaton over the target name, however many hooks are registered, then
 //! a sort of the few hooks that matched back into precedence order.
 

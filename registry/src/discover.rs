@@ -302,7 +302,7 @@ const READ_ORDER: [Agent; 3] = [Agent::Gemini, Agent::Claude, Agent::Codex];
 /// (`$XDG_CONFIG_HOME/hookshot`, with its [`IMPORTED_DIR`]), the agent-native user files when
 /// `agent_user_files` is set, extensions (user, then project:
 /// `.hookshot/extensions/<name>/`), and the project's own files in
-/// `project`. [`Registry::load`] orders them by precedence (builtin,
+/// `project`. [`crate::Registry::load`] orders them by precedence (builtin,
 /// system, user, project, extension, session, command line). A path that
 /// exists but is not a plain file is listed too, so that loading reports it.
 pub fn discover(

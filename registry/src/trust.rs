@@ -32,7 +32,7 @@ use crate::read::{ReadError, read_capped, sha256_hex};
 /// The largest script hashed for trust, and the largest store read.
 const MAX_COVERED_BYTES: u64 = 64 << 20;
 /// At most this many files are bound to one settings file. Past it (or
-/// past [`MAX_COVERED_BYTES`] for one file) hookshot refuses to trust the
+/// past `MAX_COVERED_BYTES` for one file) hookshot refuses to trust the
 /// file: an approval that leaves some of what runs unbound is none.
 pub const MAX_COVERED_FILES: usize = 4096;
 
@@ -205,7 +205,7 @@ fn path_words(command: &str, project: &Path) -> Vec<String> {
 /// next to itself, read at start): what a fresh start would read
 /// differently.
 ///
-/// The flag is false when a folder holds more than [`MAX_SIBLINGS`] such
+/// The flag is false when a folder holds more than `MAX_SIBLINGS` such
 /// files: then not all of what a fresh start reads is listed, and a server
 /// that keeps processes alive cannot tell it is still what one-shot runs.
 pub fn process_files(action: &HookAction, project: &Path) -> (Vec<PathBuf>, bool) {
@@ -359,7 +359,7 @@ pub struct Covers {
 ///   folders' listings (`DIR/`), so a file added there is seen.
 ///
 /// More than [`MAX_COVERED_FILES`] files, or one over
-/// [`MAX_COVERED_BYTES`], is an error: hookshot will not trust what it
+/// `MAX_COVERED_BYTES`, is an error: hookshot will not trust what it
 /// cannot bind.
 ///
 /// `folders` are more folders to cover whole (a Claude Code plugin's root,

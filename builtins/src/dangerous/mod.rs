@@ -1,10 +1,10 @@
 //! `dangerous_confirmation`: asks (or denies) before destructive shell
 //! commands and file writes outside the project.
 //!
-//! A command is parsed as the shell parses it (see [`shell`]) and every
-//! program it would run is judged (see [`rules`]); paths are resolved
+//! A command is parsed as the shell parses it (see `shell.rs`) and every
+//! program it would run is judged (see `rules.rs`); paths are resolved
 //! against the directory they are used in and through symlinks (see
-//! [`places`]). What cannot be known before the command runs (a variable, a
+//! `places.rs`). What cannot be known before the command runs (a variable, a
 //! substitution) counts as dangerous where it matters. The facade runs this
 //! hook on the final tool input, after every other hook's rewrites.
 //!
@@ -15,7 +15,7 @@
 //! recursive `chmod`/`chown` outside the project or to world-writable;
 //! disk and file-system tools; stopping the machine; downloads run by a
 //! shell or interpreter; programs, scripts and `eval` text that cannot be
-//! known; infrastructure and data destruction ([`catalogue`]). Not
+//! known; infrastructure and data destruction (`catalogue.rs`). Not
 //! covered: what an arbitrary program or script file does (`python
 //! cleanup.py`, `make clean`), git aliases.
 

@@ -1,8 +1,9 @@
 //! `security_scan`: finds secrets in tool inputs (BeforeTool), tool results
-//! (AfterTool) and model requests (BeforeModel) and redacts them as
+//! (AfterTool), model requests (BeforeModel) and prompts (UserPromptSubmit)
+//! and redacts them as
 //! `***REDACTED:kind***` through each event's replacement path, or blocks.
 //!
-//! The rules (see [`rules`]) cover provider tokens by their documented
+//! The rules (see `rules.rs`) cover provider tokens by their documented
 //! prefixes, private key blocks (PEM and PGP, with or without their END
 //! line), `Authorization` headers, passwords in URLs, JWTs, and assignments
 //! to secret-sounding names whose value looks random. A secret is also
