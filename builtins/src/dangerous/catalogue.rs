@@ -11,6 +11,18 @@ use super::shell::Arg;
 /// what it destroys.
 type Row = (&'static [&'static str], fn(&[&str], bool) -> bool, &'static str);
 
+/// The database clients that run the SQL they are given (as an argument,
+/// `--command=`, or on standard input: shell.rs).
+pub(super) const SQL_CLIENTS: &[&str] = &[
+    "psql",
+    "mysql",
+    "mariadb",
+    "sqlite3",
+    "duckdb",
+    "cockroach",
+    "clickhouse-client",
+];
+
 const ROWS: &[Row] = &[
     (
         &["docker", "podman"],
@@ -106,15 +118,7 @@ const ROWS: &[Row] = &[
         "deletes a repository",
     ),
     (
-        &[
-            "psql",
-            "mysql",
-            "mariadb",
-            "sqlite3",
-            "duckdb",
-            "cockroach",
-            "clickhouse-client",
-        ],
+        SQL_CLIENTS,
         // `--command=SQL` is SQL too.
         |w, _| {
             w.iter().any(|s| {
@@ -304,7 +308,7 @@ pub fn judge(name: &str, args: &[Arg]) -> Option<String> {
 
 /// Options of a program (its global ones, mostly) that take the next word
 /// as their value, from each program's own reference.
-fn valued(program: &str) -> &'static [&'static str] {
+pub(super) fn valued(program: &str) -> &'static [&'static str] {
     match program {
         "kubectl" | "oc" => &[
             "-n",
@@ -361,7 +365,9 @@ fn valued(program: &str) -> &'static [&'static str] {
             "-o",
             "--output",
         ],
-        "docker" | "podman" => &[
+        "docker" | "podman" | "nerdctl" => &[
+            "--namespace",
+            "--address",
             "-H",
             "--host",
             "--context",

@@ -196,19 +196,10 @@ fn printed(argv: &[Arg]) -> Option<String> {
 
 /// Programs that run what they read on standard input as statements:
 /// what a here-document or a pipe gives them is judged as their argument.
-const STATEMENT_READERS: &[&str] = &[
-    "psql",
-    "mysql",
-    "mariadb",
-    "sqlite3",
-    "duckdb",
-    "cockroach",
-    "clickhouse-client",
-    "redis-cli",
-    "valkey-cli",
-    "mongo",
-    "mongosh",
-];
+fn reads_statements(program: &str) -> bool {
+    super::catalogue::SQL_CLIENTS.contains(&program)
+        || matches!(program, "redis-cli" | "valkey-cli" | "mongo" | "mongosh")
+}
 
 /// Whether a project runner's call runs a program: `uv run`, `poetry
 /// run`, `bundle exec`, `pnpm exec`, `npm exec`, `yarn exec`, `pnpm dlx`,
@@ -232,28 +223,14 @@ fn runs_a_program(name: &str, args: &[Arg]) -> bool {
 /// Where the command a container runs starts in `docker run|exec ...`
 /// (after the image or the container); `None` for other subcommands.
 fn inner_at(name: &str, args: &[Arg]) -> Option<usize> {
-    const GLOBAL: &[&str] = &[
-        "-H",
-        "--host",
-        "--context",
-        "-c",
-        "--config",
-        "-l",
-        "--log-level",
-        "--connection",
-        "--url",
-        "--identity",
-        "--namespace",
-        "--address",
-    ];
-    let g = options(args, "Hcl", GLOBAL).rest;
+    // The global options before the subcommand, as the catalogue reads them.
+    let g = options(args, "Hcl", super::catalogue::valued(name)).rest;
     let sub = args.get(g).and_then(Arg::known)?;
     let sub_at = match sub {
         "container" => g + 1,
         _ => g,
     };
     let verb = args.get(sub_at).and_then(Arg::known)?;
-    let _ = name;
     let valued: &[&str] = &[
         "-v",
         "--volume",
@@ -1389,7 +1366,7 @@ impl<'a> Walker<'a> {
                     let download = DOWNLOADERS.contains(&n);
                     self.downloads += usize::from(download);
                     let mut argv = argv;
-                    if STATEMENT_READERS.contains(&n)
+                    if reads_statements(n)
                         && let Some(text) = stdin.script.take()
                     {
                         argv.push(Arg::Known(text));
