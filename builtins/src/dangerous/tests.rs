@@ -238,7 +238,7 @@ proptest::proptest! {
     /// answers without failing (a checker failure would read "dangerous",
     /// and hide a bug behind a question).
     #[test]
-    fn the_walker_answers_every_shell_like_text(text in r#"([a-z~./*-]{0,4}|[ ;|&<>(){}$`'"\\=\[\]!#:]|rm -rf|\$\(|\$\{|\$\(\(|<<EOF|\n){0,24}"#) {
+    fn the_walker_answers_every_shell_like_text(text in r#"([a-z~./*-]{0,4}|[ ;|&<>(){}$`'"\\=\[\]!#:]|rm -rf|\$\(|\$\{|\$\(\(|<<EOF|\n|docker run a |ssh h |uv run |cd |psql |ln -s |xargs |parallel |::: |kubectl -n x |perl -pi -e |awk -i inplace |CDPATH=/ ){0,24}"#) {
         let f = fixture();
         let verdict = f.hook.check_command(&text, None);
         proptest::prop_assert!(
