@@ -861,3 +861,21 @@ fn a_claude_mcp_tool_hook_blocks_on_failure_for_any_value_but_continue() {
     // A command hook's value is still checked.
     assert!(errors("/p/.claude/settings.json", &file(r#""stop""#, "command")).contains("onFailure"));
 }
+
+#[test]
+fn a_codex_config_gives_its_mcp_tool_hooks_their_servers() {
+    // Codex's own `[mcp_servers.NAME]` tables are the servers an mcp_tool
+    // hook in its `[hooks]` calls; Codex's other keys are its own.
+    let text = "model = \"x\"\n\n[mcp_servers.guard]\ncommand = \"node\"\nargs = [\"guard.js\"]\nstartup_timeout_sec = 10\n\n[mcp_servers.broken]\ncommand = 5\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"mcp_tool\"\nserver = \"guard\"\ntool = \"check\"\n";
+    let cx = settings::Context {
+        dialect: Some(hookshot_core::Dialect::Claude),
+        ..settings::Context::default()
+    };
+    let f = settings::parse_with(Path::new("/p/.codex/config.toml"), text, SourceKind::Project, &cx).unwrap();
+    let names: Vec<&str> = f.mcp_servers.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["broken", "guard"]);
+    assert_eq!(f.hooks.len(), 1);
+    // A bad server is named at its own line.
+    assert_eq!(f.warnings.len(), 1, "{:?}", f.warnings);
+    assert_eq!(f.warnings[0].at.line, 8, "{}", f.warnings[0]);
+}

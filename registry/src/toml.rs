@@ -14,7 +14,12 @@ use serde_json::{Map, Value};
 use crate::error::Error;
 use crate::position::{Positions, escape_token};
 
-/// The `hooks` of a `config.toml`, as `{"hooks": ...}`, with positions.
+/// The key under which the parsed file carries Codex's MCP servers (its
+/// own name, `mcp_servers`, which no JSON settings format uses).
+pub(crate) const CODEX_SERVERS: &str = "mcp_servers";
+
+/// The `hooks` of a `config.toml`, as `{"hooks": ...}`, and its
+/// `mcp_servers` (the servers its mcp_tool hooks call), with positions.
 pub fn parse(path: &Path, text: &str) -> Result<(Value, Positions), Error> {
     let doc: Value = ::toml::from_str(text).map_err(|e| {
         let (line, column) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
@@ -23,6 +28,9 @@ pub fn parse(path: &Path, text: &str) -> Result<(Value, Positions), Error> {
     let mut top = Map::new();
     if let Some(hooks) = doc.get("hooks") {
         top.insert("hooks".into(), hooks.clone());
+    }
+    if let Some(servers) = doc.get(CODEX_SERVERS) {
+        top.insert(CODEX_SERVERS.into(), servers.clone());
     }
     Ok((Value::Object(top), positions(text)))
 }

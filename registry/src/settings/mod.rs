@@ -386,6 +386,11 @@ impl Parser<'_> {
         if let Some(servers) = top.get("mcpServers") {
             self.mcp_servers(self.path, self.positions, servers, "/mcpServers", String::new(), &[]);
         }
+        // Codex's `[mcp_servers.NAME]` tables (config.toml): the servers
+        // its mcp_tool hooks call. Only the TOML front end passes them on.
+        if let Some(servers) = top.get(crate::toml::CODEX_SERVERS) {
+            self.mcp_servers(self.path, self.positions, servers, "/mcp_servers", String::new(), &[]);
+        }
         // Claude Code's own MCP files hold servers and nothing hookshot
         // reads besides: `~/.claude.json` is mostly Claude Code's state.
         match self.path.file_name().and_then(|n| n.to_str()) {
