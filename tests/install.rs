@@ -630,6 +630,29 @@ fn doctor_reports_every_codex_entry_codex_has_not_approved() {
     let out = doctor();
     assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
     assert!(text(&out).0.contains("not approved yet: Stop\n"), "{:?}", text(&out));
+    // All approved, with a hook of the user's still run by Codex itself:
+    // fine, and doctor says how to move it under hookshot.
+    approvals += &format!(
+        "[hooks.state.\"{}:stop:0:0\"]\ntrusted_hash = \"sha256:00\"\n",
+        file.display()
+    );
+    p.write("home/.codex/config.toml", &approvals);
+    let mut doc = doc;
+    doc["hooks"]["Stop"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"hooks": [{"type": "command", "command": "sh mine.sh"}]}));
+    std::fs::write(&file, doc.to_string()).unwrap();
+    let out = doctor();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(
+        text(&out)
+            .0
+            .contains("1 hook group(s) of yours there still run in Codex")
+            && text(&out).0.contains("--import"),
+        "{:?}",
+        text(&out)
+    );
 }
 
 #[test]

@@ -166,6 +166,13 @@ fn codex_pending(agent: Agent, scope: &str, a: &Approval) -> usize {
             "  {agent} ({scope}): all {} of hookshot's hooks approved in Codex ({asked})",
             a.ours
         );
+        if a.theirs > 0 {
+            println!(
+                "  note: {} hook group(s) of yours there still run in Codex, not under hookshot; `hookshot install --agent codex{} --import` moves them, keeping their approvals",
+                a.theirs,
+                if scope == "project" { " --project" } else { "" }
+            );
+        }
         return 0;
     }
     println!(

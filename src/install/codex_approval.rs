@@ -31,6 +31,9 @@ pub(crate) struct Approval {
     pub(crate) ours: usize,
     /// Each entry Codex would not run now: its event and why.
     pub(crate) pending: Vec<(String, &'static str)>,
+    /// The user's own hook groups still in the file (Codex runs them, not
+    /// hookshot: `install --import` moves them once hookshot's run).
+    pub(crate) theirs: usize,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -110,6 +113,7 @@ pub(crate) fn approval(keys: &[(String, String)], cwd: &Path) -> Approval {
             by: By::Codex(program),
             ours: keys.len(),
             pending,
+            theirs: 0,
         };
     }
     let config = codex_home().join("config.toml");
@@ -133,6 +137,7 @@ pub(crate) fn approval(keys: &[(String, String)], cwd: &Path) -> Approval {
         by: By::Config(config),
         ours: keys.len(),
         pending,
+        theirs: 0,
     }
 }
 

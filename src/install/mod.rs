@@ -1488,7 +1488,18 @@ pub(crate) fn registration(agent: Agent, project: Option<&Path>) -> Option<Regis
 pub(crate) fn codex_approval(file: &Path, cwd: &Path) -> Option<codex_approval::Approval> {
     let doc = JsonFile::read(file, None).ok()?.doc;
     let keys = codex_approval::our_keys(file, &doc, is_ours);
-    (!keys.is_empty()).then(|| codex_approval::approval(&keys, cwd))
+    let theirs = groups_of(&doc)
+        .flat_map(|(_, groups)| groups)
+        .filter(|g| {
+            !g.get("hooks")
+                .and_then(Value::as_array)
+                .is_some_and(|hs| !hs.is_empty() && hs.iter().all(is_ours))
+        })
+        .count();
+    (!keys.is_empty()).then(|| codex_approval::Approval {
+        theirs,
+        ..codex_approval::approval(&keys, cwd)
+    })
 }
 
 /// Whether a registered program (as [`ours`] names it) can be run here.
