@@ -21,6 +21,16 @@ fn block_after(intro: &str) -> Vec<String> {
         .collect()
 }
 
+/// The clone's `examples/` inside the project, as the README's lines run
+/// from a clone's top folder.
+fn link_examples(p: &Project) {
+    std::os::unix::fs::symlink(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/examples"),
+        p.path("proj/examples"),
+    )
+    .unwrap();
+}
+
 /// Runs one README line as written; it must succeed. Its stdout.
 fn run(p: &Project, line: &str) -> String {
     let bin = std::path::Path::new(env!("CARGO_BIN_EXE_hookshot")).parent().unwrap();
@@ -89,11 +99,7 @@ fn the_writing_and_testing_block_works_as_written() {
     let p = Project::new();
     // The block runs from a clone's top folder: its examples, and what
     // `--record` writes, in a folder of the test's own.
-    std::os::unix::fs::symlink(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/examples"),
-        p.path("proj/examples"),
-    )
-    .unwrap();
+    link_examples(&p);
     for line in block_after("## Writing and testing hooks") {
         let said = run(&p, &line);
         if line.starts_with("hookshot explain") {
@@ -141,11 +147,7 @@ fn the_first_command_replays_the_example_session_as_written() {
 #[test]
 fn the_fire_example_and_the_completion_lines_work_as_written() {
     let p = Project::new();
-    std::os::unix::fs::symlink(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/examples"),
-        p.path("proj/examples"),
-    )
-    .unwrap();
+    link_examples(&p);
     // `cargo run -- fire ...`: the example's hook refuses writing a
     // `.env` file, exit 2 with the reason, as the README says.
     let fire = block_after("## Firing events by hand").into_iter().next().unwrap();

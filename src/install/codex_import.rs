@@ -30,6 +30,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::codex_approval::{codex_home, key, listed};
+use super::{groups_of, is_ours, only_ours};
 use crate::fail::Fail;
 
 /// What Codex says of one entry: its status and current hash.
@@ -69,21 +70,10 @@ pub(crate) fn plan(
     file: &Path,
     doc: &mut Map<String, Value>,
     cwd: &Path,
-    is_ours: impl Fn(&Value) -> bool,
     can_take: impl Fn(&str, &Value) -> Option<String>,
     left: &mut Vec<String>,
 ) -> Result<Plan, String> {
-    let theirs_there = doc
-        .get("hooks")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-        .flat_map(|(_, g)| g.as_array().into_iter().flatten())
-        .any(|g| {
-            !g.get("hooks")
-                .and_then(Value::as_array)
-                .is_some_and(|hs| !hs.is_empty() && hs.iter().all(&is_ours))
-        });
+    let theirs_there = groups_of(doc).flat_map(|(_, g)| g).any(|g| !only_ours(g));
     if !theirs_there {
         return Ok(Plan {
             theirs: Map::new(),
@@ -145,8 +135,7 @@ pub(crate) fn plan(
                     original_state.insert(k.clone(), json!(hash));
                 }
             }
-            let all_ours = !handlers.is_empty() && handlers.iter().all(|h| is_ours(h));
-            let why = if all_ours {
+            let why = if only_ours(group) {
                 None
             } else if let Some(why) = can_take(event, group) {
                 Some(why)
@@ -178,17 +167,8 @@ pub(crate) fn plan(
         }
         if !taken.is_empty() {
             // As uninstall sees them once hookshot's own entries are out.
-            let theirs_only = |groups: &[Value]| -> Vec<Value> {
-                groups
-                    .iter()
-                    .filter(|g| {
-                        !g.get("hooks")
-                            .and_then(Value::as_array)
-                            .is_some_and(|hs| !hs.is_empty() && hs.iter().all(&is_ours))
-                    })
-                    .cloned()
-                    .collect()
-            };
+            let theirs_only =
+                |groups: &[Value]| -> Vec<Value> { groups.iter().filter(|g| !only_ours(g)).cloned().collect() };
             original_groups.insert(
                 event.clone(),
                 json!({"was": theirs_only(&before), "stays": theirs_only(&kept)}),

@@ -583,6 +583,15 @@ fn is_ours(hook: &Value) -> bool {
     ours(hook).is_some()
 }
 
+/// Whether a hook group holds hookshot's entries and nothing else (the
+/// group `install` adds): the groups that are not are the user's own.
+fn only_ours(group: &Value) -> bool {
+    group
+        .get("hooks")
+        .and_then(Value::as_array)
+        .is_some_and(|hs| !hs.is_empty() && hs.iter().all(is_ours))
+}
+
 fn side(path: &Path, suffix: &str) -> PathBuf {
     let mut s = path.as_os_str().to_owned();
     s.push(suffix);
@@ -650,11 +659,7 @@ fn take_theirs(agent: Agent, doc: &mut Map<String, Value>, imported: &Path) -> (
         let Value::Array(groups) = groups else { continue };
         let mut taken = Vec::new();
         groups.retain(|g| {
-            let all_ours = g
-                .get("hooks")
-                .and_then(Value::as_array)
-                .is_some_and(|hs| !hs.is_empty() && hs.iter().all(is_ours));
-            if all_ours {
+            if only_ours(g) {
                 return true;
             }
             match cannot_take(agent, event, g, imported) {
@@ -870,7 +875,6 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
                 &f.path,
                 &mut doc,
                 &cwd,
-                is_ours,
                 |event, group| cannot_take(agent, event, group, &imported),
                 &mut left,
             );
@@ -1490,11 +1494,7 @@ pub(crate) fn codex_approval(file: &Path, cwd: &Path) -> Option<codex_approval::
     let keys = codex_approval::our_keys(file, &doc, is_ours);
     let theirs = groups_of(&doc)
         .flat_map(|(_, groups)| groups)
-        .filter(|g| {
-            !g.get("hooks")
-                .and_then(Value::as_array)
-                .is_some_and(|hs| !hs.is_empty() && hs.iter().all(is_ours))
-        })
+        .filter(|g| !only_ours(g))
         .count();
     (!keys.is_empty()).then(|| codex_approval::Approval {
         theirs,
