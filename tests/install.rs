@@ -143,8 +143,7 @@ fn a_planted_local_settings_link_is_refused() {
 fn install_warns_when_it_runs_from_inside_the_project() {
     let p = Project::new();
     let exe = p.path("proj/node_modules/hookshot-cli-linux-x64/bin/hookshot");
-    std::fs::create_dir_all(exe.parent().unwrap()).unwrap();
-    std::fs::copy(env!("CARGO_BIN_EXE_hookshot"), &exe).unwrap();
+    common::copy_of_this_build(&exe);
     let o = p
         .command_of(
             &exe,
@@ -565,8 +564,7 @@ fn install_from_a_dlx_or_bunx_folder_registers_a_lasting_copy() {
     ] {
         let p = Project::new();
         let exe = p.path(cached);
-        std::fs::create_dir_all(exe.parent().unwrap()).unwrap();
-        std::fs::copy(env!("CARGO_BIN_EXE_hookshot"), &exe).unwrap();
+        common::copy_of_this_build(&exe);
         let o = p.command_of(&exe, &["install", "--agent", "claude"]).output().unwrap();
         assert_eq!(o.status.code(), Some(0), "{cached}: {:?}", text(&o));
         let settings = std::fs::read_to_string(p.path("home/.claude/settings.json")).unwrap();

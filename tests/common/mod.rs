@@ -149,9 +149,23 @@ pub fn output_of_copy(c: &mut Command) -> Output {
 /// then take away.
 pub fn installed_copy(p: &Project) -> PathBuf {
     let exe = p.path("bin/hookshot");
-    std::fs::create_dir_all(exe.parent().unwrap()).unwrap();
-    std::fs::copy(env!("CARGO_BIN_EXE_hookshot"), &exe).unwrap();
+    copy_of_this_build(&exe);
     exe
+}
+
+/// Copies the binary under test to `to` (its folders made) from a child
+/// process: a file this process held open for writing could be inherited
+/// by another test thread's fork at that moment, and running the copy would
+/// fail with "text file busy".
+pub fn copy_of_this_build(to: &std::path::Path) {
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    let ok = Command::new("cp")
+        .arg(env!("CARGO_BIN_EXE_hookshot"))
+        .arg(to)
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "cp to {}", to.display());
 }
 
 pub fn stdout(o: &Output) -> Value {
