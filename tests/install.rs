@@ -765,3 +765,29 @@ fn install_guards_turns_the_built_ins_on_and_keeps_the_user_s_choices() {
         assert!(said.contains(&format!("built-in on: {on}")), "{said}");
     }
 }
+
+#[test]
+fn a_codex_import_whose_record_is_gone_says_its_hooks_need_approving_again() {
+    // The groups a Codex import moved go back with their approvals from a
+    // record in hookshot's data folder; without it they come back as new
+    // entries, which Codex does not run until approved: said, not silent.
+    let p = Project::new();
+    let out = install(&p, &["--agent", "codex"]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    p.write(
+        "home/.config/hookshot/imported/codex.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "sh guard.sh"}]}]}})
+            .to_string(),
+    );
+    let out = p.command(&["uninstall", "--agent", "codex"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(
+        text(&out)
+            .1
+            .contains("Codex runs none of them until you approve them again"),
+        "{:?}",
+        text(&out)
+    );
+    let back = std::fs::read_to_string(p.path("home/.codex/hooks.json")).unwrap();
+    assert!(back.contains("sh guard.sh"), "{back}");
+}

@@ -1367,6 +1367,16 @@ fn uninstall_file(agent: Agent, scope: &Scope, f: &AgentFile) -> Result<bool, Fa
         merge_groups(&mut doc, theirs);
         restored
     } else {
+        if agent == Agent::Codex {
+            // Their places and approvals were not kept (the record in
+            // hookshot's data folder is gone): appended, they are new
+            // entries to Codex, which runs none of them until approved.
+            eprintln!(
+                "hookshot: {}: the places and approvals of its {restored} hook group(s) were not found; they go back after the others, \
+                 and Codex runs none of them until you approve them again in /hooks",
+                imported.display()
+            );
+        }
         merge_groups(&mut doc, theirs).ok_or_else(|| {
             Fail::Usage(format!(
                 "{}: \"hooks\" is not an object; nothing was changed",
