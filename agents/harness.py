@@ -328,7 +328,8 @@ def codex_approve_all(place):
         f.write(("" if marked else CODEX_MARK) + "".join(lines))
 
 
-def run_codex(place, turns, prompt="do the task", timeout=120, json_events=True, bypass_hook_trust=True):
+def run_codex(place, turns, prompt="do the task", timeout=120, json_events=True, bypass_hook_trust=True,
+              extra_env=None):
     """One `codex exec` session in `place`, its model (a custom provider on
     the Responses API) playing `turns`. Hooks run without Codex's review
     (`--dangerously-bypass-hook-trust`): what is compared is how they run;
@@ -346,7 +347,7 @@ def run_codex(place, turns, prompt="do the task", timeout=120, json_events=True,
                 f'[model_providers.mock]\nname = "mock"\n'
                 f'base_url = "{url}/v1"\nwire_api = "responses"\nenv_key = "MOCK_KEY"\n\n{CODEX_MARK}{rest}')
     env = place.env()
-    env.update({"MOCK_KEY": "k", "CODEX_HOME": codex_home})
+    env.update({"MOCK_KEY": "k", "CODEX_HOME": codex_home}, **(extra_env or {}))
     start = time.time()
     try:
         proc = subprocess.run(

@@ -169,7 +169,12 @@ class Codex(Scenario):
         seen = {}
         for under in (False, True):
             place = self.place(hook(dump), under)
-            run = harness.run_codex(place, [WRITE, DONE])
+            # Codex picks the shell from /etc/passwd, not $SHELL, and not
+            # as a login shell: neither the dash named here nor the
+            # profiles' variable reach its hooks.
+            for profile in (".profile", ".bash_profile", ".bash_login"):
+                place.write(f"home/{profile}", "export LOGIN_PROFILE_READ=1\n")
+            run = harness.run_codex(place, [WRITE, DONE], extra_env={"SHELL": "/bin/dash"})
             self.assertEqual(run.rc, 0, run.stderr[-2000:])
             seen[under] = {k: place.read(f"home/{k}") for k in ("env", "input", "shell")}
         for key, native in seen[False].items():

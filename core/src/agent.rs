@@ -256,7 +256,7 @@ impl Agent {
     }
 
     /// The shell it runs a command hook with: Claude Code `/bin/sh -c`,
-    /// gemini-cli `bash -c`, Codex the user's login shell as `-lc`.
+    /// gemini-cli `bash -c`, Codex the user's shell ([`codex_shell`]).
     pub fn shell(self) -> Vec<String> {
         match self {
             Agent::Claude => vec!["/bin/sh".into(), "-c".into()],
@@ -429,35 +429,48 @@ fn real_path(path: &Path) -> std::path::PathBuf {
     }
 }
 
-/// The shell Codex runs its hooks with: the user's login shell (`$SHELL`,
-/// else the user's entry in `/etc/passwd`, else `/bin/sh`), as `-lc`.
+/// The shell Codex runs its hooks with, as `-c` (not a login shell): the
+/// user's shell from `/etc/passwd` when it is one Codex knows (zsh, bash,
+/// sh), else `bash` from `PATH`, else `/bin/sh`. `$SHELL` is not read.
+/// Measured with Codex 0.169 and 0.171: passwd zsh -> `zsh -c`, sh ->
+/// `/bin/sh -c`, dash -> `/usr/bin/bash -c`, whatever `$SHELL` says.
 pub fn codex_shell() -> Vec<String> {
     // Read once: it is asked for every event Codex sends.
     static SHELL: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    SHELL.get_or_init(login_shell).clone()
+    SHELL.get_or_init(|| vec![codex_shell_program(passwd_shell(), std::env::var_os("PATH")), "-c".into()]).clone()
 }
 
-fn login_shell() -> Vec<String> {
-    let from_passwd = || {
-        let status = std::fs::read_to_string("/proc/self/status").ok()?;
-        let uid = status
-            .lines()
-            .find_map(|l| l.strip_prefix("Uid:"))?
-            .split_whitespace()
-            .next()?
-            .to_string();
-        let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
-        passwd.lines().find_map(|l| {
-            let f: Vec<&str> = l.split(':').collect();
-            (f.len() >= 7 && f[2] == uid && !f[6].is_empty()).then(|| f[6].to_string())
-        })
+fn codex_shell_program(passwd: Option<String>, path: Option<std::ffi::OsString>) -> String {
+    let known = |p: &String| {
+        let name = Path::new(p).file_name().and_then(|n| n.to_str()).unwrap_or("");
+        matches!(name, "zsh" | "bash" | "sh") && Path::new(p).is_file()
     };
-    let shell = std::env::var("SHELL")
-        .ok()
-        .filter(|s| !s.is_empty())
-        .or_else(from_passwd)
-        .unwrap_or_else(|| "/bin/sh".into());
-    vec![shell, "-lc".into()]
+    let bash_on_path = || {
+        std::env::split_paths(&path?)
+            .map(|d| d.join("bash"))
+            .find(|p| p.is_file())
+            .map(|p| p.to_string_lossy().into_owned())
+    };
+    passwd
+        .filter(known)
+        .or_else(bash_on_path)
+        .unwrap_or_else(|| "/bin/sh".into())
+}
+
+/// The current user's shell in `/etc/passwd`.
+fn passwd_shell() -> Option<String> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let uid = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Uid:"))?
+        .split_whitespace()
+        .next()?
+        .to_string();
+    let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
+    passwd.lines().find_map(|l| {
+        let f: Vec<&str> = l.split(':').collect();
+        (f.len() >= 7 && f[2] == uid && !f[6].is_empty()).then(|| f[6].to_string())
+    })
 }
 
 #[cfg(test)]
@@ -465,6 +478,30 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    /// Codex's choice of shell, as measured: the passwd shell when Codex
+    /// knows it, else `bash` on PATH, else `/bin/sh`; never a login shell.
+    #[test]
+    fn codex_runs_hooks_with_the_passwd_shell_it_knows_else_bash() {
+        let dir = tempfile::tempdir().unwrap();
+        let (bin, other) = (dir.path().join("bin"), dir.path().join("other"));
+        for d in [&bin, &other] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        for name in ["zsh", "dash", "sh"] {
+            std::fs::write(other.join(name), "").unwrap();
+        }
+        std::fs::write(bin.join("bash"), "").unwrap();
+        let path = Some(std::env::join_paths([&other, &bin]).unwrap());
+        let at = |d: &std::path::Path, n: &str| d.join(n).to_string_lossy().into_owned();
+        assert_eq!(codex_shell_program(Some(at(&other, "zsh")), path.clone()), at(&other, "zsh"));
+        assert_eq!(codex_shell_program(Some(at(&other, "sh")), path.clone()), at(&other, "sh"));
+        assert_eq!(codex_shell_program(Some(at(&other, "dash")), path.clone()), at(&bin, "bash"));
+        assert_eq!(codex_shell_program(Some(at(&other, "fish")), path.clone()), at(&bin, "bash"));
+        assert_eq!(codex_shell_program(None, path), at(&bin, "bash"));
+        assert_eq!(codex_shell_program(None, None), "/bin/sh");
+        assert_eq!(codex_shell()[1], "-c");
+    }
 
     #[test]
     fn each_agents_hook_script_folder_is_inside_its_own_folder() {

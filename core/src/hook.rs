@@ -360,7 +360,7 @@ pub struct HookDef {
 impl HookDef {
     /// The shell its agent runs this command hook with, when it is not
     /// hookshot's default (`bash -c`): Claude Code runs `/bin/sh -c`, Codex
-    /// `$SHELL -lc` (a login shell), for hooks from their files.
+    /// the user's shell ([`crate::agent::codex_shell`]), for hooks from their files.
     pub fn agent_shell(&self) -> Option<Vec<String>> {
         if self.dialect != Dialect::Claude {
             return None;

@@ -161,8 +161,8 @@ impl HookRecord {
                 ),
                 Some(0) => match read_success(answer_text(&captured, &hook), &hook) {
                     Ok(out) => match glued_answer(answer_text(&captured, &hook)) {
-                        // Text then a JSON object: a login shell's profile
-                        // (Codex starts hooks as `$SHELL -lc`) printed before
+                        // Text then a JSON object: a shell's start-up file
+                        // (zsh reads `~/.zshenv` even for `-c`) printed before
                         // the hook's answer. Never a silent allow: a verdict
                         // that stops the action is taken (stricter than the
                         // agent), and either way the user is told.
@@ -633,8 +633,8 @@ mod tests {
         assert_eq!(r.output.decision, Decision::Block);
     }
 
-    /// A login shell's profile printing before a guard's JSON deny (Codex
-    /// runs hooks as `$SHELL -lc`): the deny is taken and the user told;
+    /// A shell start-up file printing before a guard's JSON deny (zsh
+    /// reads `~/.zshenv` for every `zsh -c`, Codex's shell for zsh users): the deny is taken and the user told;
     /// an allow glued to text is a warning, never a silent allow.
     #[test]
     fn text_glued_before_a_json_answer_is_never_silent() {

@@ -1062,7 +1062,7 @@ impl Runner {
         let start = Instant::now();
         let shell = env.shell.as_ref().unwrap_or(&cfg.shell);
         // A plain `-c` shell runs a command that needs none exactly as an
-        // exec would; a login shell (`-lc`) reads profiles first.
+        // exec would; another shell (zsh reads `~/.zshenv`) may not.
         let default_shell = shell.len() == 2 && matches!(shell[0].as_str(), "bash" | "/bin/sh") && shell[1] == "-c";
         let supervised = |mut c: Command| {
             if let Some(base) = &env.base {
