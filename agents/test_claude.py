@@ -163,6 +163,23 @@ class ClaudeCode(Scenario):
         for key, native in seen[False].items():
             self.assertEqual(seen[True][key], native, key)
 
+    def test_hooks_run_through_the_shell_prefix(self):
+        """With CLAUDE_CODE_SHELL_PREFIX set, Claude Code runs each
+        shell-form hook through it (an audit wrapper): under hookshot the
+        user's hook goes through it too, and its block still blocks."""
+        guard = "echo 'prefix guard says no' >&2; exit 2"
+        for under in (False, True):
+            with self.subTest(under_hookshot=under):
+                place = self.place(settings(bash_hook(guard)), under)
+                place.write("bin/audit.sh", '#!/bin/sh\nprintf "%s\\n" "$1" >> "$HOME/audit.log"\nexec /bin/sh -c "$1"\n',
+                            mode=0o755)
+                run = harness.run_claude(place, [WRITE, DONE],
+                                         extra_env={"CLAUDE_CODE_SHELL_PREFIX": f"{place.root}/bin/audit.sh"})
+                self.assertEqual(run.rc, 0, run.stderr[-2000:])
+                self.assertFalse(place.exists("project/out.txt"))
+                self.assertIn("prefix guard says no", run.shown_to_model())
+                self.assertIn(guard, place.read("home/audit.log").splitlines())
+
     def test_a_guard_that_logs_to_a_file_keeps_guarding(self):
         """A project guard that appends to a log on every call (the
         commonest thing hooks do) still blocks on the third tool call: its

@@ -20,7 +20,7 @@ mod plan;
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
@@ -328,6 +328,32 @@ fn gemini_variables<'a>(command: &'a str, env: &RunEnv) -> std::borrow::Cow<'a, 
         }
     }
     out.into()
+}
+
+/// `CLAUDE_CODE_SHELL_PREFIX` when Claude Code would wrap this hook's
+/// command in it: a shell-form hook (not `args`, not PowerShell) of a
+/// Claude Code file, run for Claude Code (Codex, calling hookshot, knows
+/// no such variable), the variable set and not empty.
+fn claude_shell_prefix(hook: &HookDef, env: &RunEnv) -> Option<String> {
+    if hook.dialect != hookshot_core::Dialect::Claude || env.shell.is_some() {
+        return None;
+    }
+    let file = hook.provenance.file.as_deref().unwrap_or(Path::new(""));
+    if hookshot_core::Agent::of_claude_format_file(file) != hookshot_core::Agent::Claude {
+        return None;
+    }
+    env.var("CLAUDE_CODE_SHELL_PREFIX").filter(|p| !p.is_empty())
+}
+
+/// A hook's command line wrapped in Claude Code's shell prefix as Claude
+/// Code 2.1.332 wraps it: the prefix's last ` -` starts its flags, which
+/// stay as written; the program before them and the whole command line
+/// are each one quoted word (`/opt/log.sh -v 'echo hi'`).
+fn with_shell_prefix(prefix: &str, command: &str) -> String {
+    match prefix.rfind(" -").filter(|&i| i > 0) {
+        Some(i) => format!("{} {} {}", shell_quote(&prefix[..i]), &prefix[i + 1..], shell_quote(command)),
+        None => format!("{} {}", shell_quote(prefix), shell_quote(command)),
+    }
 }
 
 /// One word quoted the way gemini-cli quotes it (the `shell-quote`
@@ -967,7 +993,7 @@ impl Runner {
             let failure = Failure::new(FailureKind::Spawn, format!("was not started: {why}"));
             return HookRecord::from_answer(Arc::clone(hook), Duration::ZERO, Err(failure));
         }
-        let gemini_line;
+        let (gemini_line, prefixed);
         let command = match &hook.action {
             HookAction::InProcess { name } => return self.run_in_process(hook, name, input).await,
             HookAction::Persistent { process, observe } => {
@@ -1033,7 +1059,13 @@ impl Runner {
                 gemini_line = gemini_variables(command, env);
                 Program::Line(&gemini_line)
             }
-            HookAction::Command { command } => Program::Line(command),
+            HookAction::Command { command } => match claude_shell_prefix(hook, env) {
+                Some(prefix) => {
+                    prefixed = with_shell_prefix(&prefix, command);
+                    Program::Line(&prefixed)
+                }
+                None => Program::Line(command),
+            },
             HookAction::Exec { program, args } => Program::Argv(program, args),
         };
         // A hook's own variables (a plugin's root) go on top of the event's.
@@ -1250,6 +1282,20 @@ mod tests {
         ] {
             assert_eq!(shell_quote(word), quoted, "{word:?}");
         }
+    }
+
+    /// Claude Code 2.1.332's wrapping (`eDe` in its bundle): flags after
+    /// the prefix's last ` -` stay bare, the rest and the command are one
+    /// word each.
+    #[test]
+    fn a_command_is_wrapped_in_the_shell_prefix_as_claude_code_wraps_it() {
+        assert_eq!(with_shell_prefix("/opt/log.sh", "echo hi"), "/opt/log.sh 'echo hi'");
+        assert_eq!(with_shell_prefix("/opt/log.sh -v", "echo hi"), "/opt/log.sh -v 'echo hi'");
+        assert_eq!(
+            with_shell_prefix("/my tools/log.sh -a -b", "it's $X"),
+            "'/my tools/log.sh -a' -b \"it's \\$X\""
+        );
+        assert_eq!(with_shell_prefix("-x", "true"), "-x true");
     }
 
     #[test]
