@@ -105,6 +105,31 @@ class Codex(Scenario):
         self.both(check, hooks(hook(f"echo '{json.dumps(start)}'", matcher=None, event="SessionStart"),
                                hook("echo 'prompt context pear'", matcher=None, event="UserPromptSubmit")), [DONE])
 
+    def test_each_hooks_context_is_cut_to_its_own_limit(self):
+        """Codex cuts each hook's context to its additionalContextLimit
+        (2,500 tokens by default) and saves it whole to a file: two hooks
+        of 2,000 tokens each reach the model whole, a third with a limit of
+        100 is cut in the middle. Under hookshot (one Codex hook running
+        three) the same, not their sum cut to one hook's limit."""
+        def context(word, n):
+            text = "".join(f"{word}{i:05d} " for i in range(n))
+            answer = {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": text}}
+            return {"type": "command", "command": f"echo '{json.dumps(answer)}'"}
+
+        def check(place, run):
+            first = run.first_request()
+            for seen in ("apple00000 ", "apple00799 ", "berry00000 ", "berry00799 ", "cherry00000 cherry00001",
+                         "tokens truncated"):
+                self.assertTrue(seen in first, f"{seen!r} is not in the first request")
+            self.assertFalse("cherry03000" in first, "the limited hook's context was not cut")
+            saved = first.split("Full hook output saved to: ")[1].split('"')[0]
+            with open(saved) as f:
+                self.assertIn("cherry03000", f.read())
+
+        limited = dict(context("cherry", 6000), additionalContextLimit=100)
+        self.both(check, {"hooks": {"UserPromptSubmit": [{"hooks": [
+            context("apple", 800), context("berry", 800), limited]}]}}, [DONE])
+
     def test_a_stop_hook_makes_the_agent_go_on(self):
         def check(place, run):
             self.assertGreaterEqual(len(run.script.main_requests()), 2)

@@ -1012,22 +1012,22 @@ fn gemini_hooks_get_the_plans_folder_the_settings_name() {
     }
 }
 
-/// Codex starts hooks as `$SHELL -lc`: a profile that prints (`echo Welcome
-/// back`) is glued before a guard's JSON deny. The deny still holds, and the
-/// user is told why the answer was hard to read.
+/// Text printed before a guard's JSON deny (zsh, the shell Codex runs a
+/// zsh user's hooks with, reads `~/.zshenv` even for `-c`, and one that
+/// echoes `Welcome back` is common): the deny still holds, and the user is
+/// told why the answer was hard to read.
 #[test]
-fn a_login_shell_profile_does_not_turn_a_codex_deny_into_an_allow() {
+fn text_printed_before_a_codex_deny_does_not_turn_it_into_an_allow() {
     let p = Project::new();
-    p.write("home/.bash_profile", "echo Welcome back\n");
     p.write(
         "home/.config/hookshot/settings.json",
         &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
-            "command": "cat >/dev/null; echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"deny\", \"permissionDecisionReason\": \"guard says no\"}}'"}]}]}})
+            "command": "cat >/dev/null; echo Welcome back; echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"deny\", \"permissionDecisionReason\": \"guard says no\"}}'"}]}]}})
         .to_string(),
     );
     let mut codex = bash("ls");
     codex["turn_id"] = json!("turn-1");
-    let o = p.fire("PreToolUse", &codex, &["--agent", "codex"], &[("SHELL", "/bin/bash")]);
+    let o = p.fire("PreToolUse", &codex, &["--agent", "codex"], &[]);
     let answer = String::from_utf8_lossy(&o.stdout).to_string() + &stderr(&o);
     assert!(answer.contains("guard says no"), "the deny was lost: {answer}");
     assert!(answer.contains("before its JSON answer"), "{answer}");

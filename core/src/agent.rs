@@ -247,6 +247,32 @@ impl Agent {
         }
     }
 
+    /// The most `additionalContext` one hook of `event` may give the
+    /// model, in tokens of 4 bytes, when its entry sets no
+    /// `additionalContextLimit`: Codex 0.171 cuts longer text in the middle
+    /// and saves it whole to a file ([`codex_cut_context`]), per hook, on
+    /// the five events whose hooks can give context (it warns about a limit
+    /// on the others). `None`: the agent does not cut.
+    pub fn context_limit(self, event: EventKind) -> Option<u64> {
+        match (self, event) {
+            (
+                Agent::Codex,
+                EventKind::BeforeTool
+                | EventKind::AfterTool
+                | EventKind::SessionStart
+                | EventKind::BeforeAgent
+                | EventKind::SubagentStart,
+            ) => Some(CODEX_CONTEXT_LIMIT),
+            _ => None,
+        }
+    }
+
+    /// The `additionalContextLimit` hookshot's own entry for `event` asks
+    /// for, where the agent cuts context ([`CODEX_ENTRY_CONTEXT_LIMIT`]).
+    pub fn entry_context_limit(self, event: EventKind) -> Option<u64> {
+        self.context_limit(event).map(|_| CODEX_ENTRY_CONTEXT_LIMIT)
+    }
+
     /// How it reads a matcher that is a regular expression.
     pub fn regex_flavour(self) -> RegexFlavour {
         match self {
@@ -429,6 +455,48 @@ fn real_path(path: &Path) -> std::path::PathBuf {
     }
 }
 
+/// Codex's default `additionalContextLimit`, in tokens.
+pub const CODEX_CONTEXT_LIMIT: u64 = 2500;
+
+/// The limit hookshot's own Codex entries ask for on events whose context
+/// Codex cuts: hookshot cuts each hook's context to that hook's limit
+/// itself, so Codex must not cut their sum again.
+pub const CODEX_ENTRY_CONTEXT_LIMIT: u64 = 1_000_000;
+
+/// One hook's context as Codex 0.171 gives it to the model when it is
+/// longer than `limit` tokens (4 bytes each, rounded up): a warning with
+/// the original count and line count, the head and tail of the text (half
+/// each of the budget, cut at character boundaries) around `…N tokens
+/// truncated…`, and `saved` (`"\n\nFull hook output saved to: PATH"`),
+/// whose length the budget leaves room for. Measured against the real
+/// Codex: 42,000 bytes at the default limit keep 4,938 bytes each side
+/// with its 124-byte note. `None`: the text fits and is given as it is.
+pub fn codex_cut_context(text: &str, limit: u64, saved: &str) -> Option<String> {
+    let tokens = |bytes: usize| (bytes as u64).div_ceil(4);
+    let budget = usize::try_from(limit.saturating_mul(4)).unwrap_or(usize::MAX);
+    if text.len() <= budget {
+        return None;
+    }
+    let keep = budget.saturating_sub(saved.len());
+    let mut head = keep / 2;
+    while !text.is_char_boundary(head) {
+        head -= 1;
+    }
+    let mut tail = text.len() - (keep - keep / 2);
+    while !text.is_char_boundary(tail) {
+        tail += 1;
+    }
+    let tail = tail.max(head);
+    Some(format!(
+        "Warning: truncated output (original token count: {})\nTotal output lines: {}\n\n{}…{} tokens truncated…{}{saved}",
+        tokens(text.len()),
+        text.lines().count(),
+        &text[..head],
+        tokens(text.len() - head - (text.len() - tail)),
+        &text[tail..],
+    ))
+}
+
 /// The shell Codex runs its hooks with, as `-c` (not a login shell): the
 /// user's shell from `/etc/passwd` when it is one Codex knows (zsh, bash,
 /// sh), else `bash` from `PATH`, else `/bin/sh`. `$SHELL` is not read.
@@ -437,7 +505,14 @@ fn real_path(path: &Path) -> std::path::PathBuf {
 pub fn codex_shell() -> Vec<String> {
     // Read once: it is asked for every event Codex sends.
     static SHELL: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    SHELL.get_or_init(|| vec![codex_shell_program(passwd_shell(), std::env::var_os("PATH")), "-c".into()]).clone()
+    SHELL
+        .get_or_init(|| {
+            vec![
+                codex_shell_program(passwd_shell(), std::env::var_os("PATH")),
+                "-c".into(),
+            ]
+        })
+        .clone()
 }
 
 fn codex_shell_program(passwd: Option<String>, path: Option<std::ffi::OsString>) -> String {
@@ -479,6 +554,52 @@ mod tests {
 
     use super::*;
 
+    /// The figures of the real Codex 0.171 (agents/ measured them): 6,000
+    /// words of 7 bytes at limits 2,500 and 100, and 1,400 bytes at 300.
+    #[test]
+    fn context_is_cut_as_codex_cuts_it() {
+        let saved = format!(
+            "\n\nFull hook output saved to: /tmp/hook_outputs/{0}/{0}.txt",
+            "u".repeat(36)
+        );
+        assert_eq!(saved.len(), 124);
+        let words: String = (0..6000).map(|i| format!("w{i:05} ")).collect();
+        let parts = |cut: &str| -> (usize, usize, String) {
+            let body = cut.split_once("\n\n").unwrap().1.strip_suffix(saved.as_str()).unwrap();
+            let (head, rest) = body.split_once('…').unwrap();
+            let (marker, tail) = rest.split_once('…').unwrap();
+            (head.len(), tail.len(), marker.to_string())
+        };
+        let cut = codex_cut_context(&words, CODEX_CONTEXT_LIMIT, &saved).unwrap();
+        assert!(
+            cut.starts_with(
+                "Warning: truncated output (original token count: 10500)\nTotal output lines: 1\n\nw00000 "
+            )
+        );
+        assert_eq!(parts(&cut), (4938, 4938, "8031 tokens truncated".into()));
+        let cut = codex_cut_context(&words, 100, &saved).unwrap();
+        assert_eq!(parts(&cut), (138, 138, "10431 tokens truncated".into()));
+        assert!(cut.contains("w0001…10431 tokens truncated…5980 w05981"));
+        let small: String = (0..200).map(|i| format!("w{i:05} ")).collect();
+        assert_eq!(
+            parts(&codex_cut_context(&small, 300, &saved).unwrap()),
+            (538, 538, "81 tokens truncated".into())
+        );
+        assert_eq!(codex_cut_context(&small, 350, &saved), None);
+        let lines = format!("{}\n{}é\n{}", &words[..20], &words[20..60], &words[60..]);
+        let cut = codex_cut_context(&lines, 100, &saved).unwrap();
+        assert!(cut.starts_with("Warning: truncated output (original token count: 10501)\nTotal output lines: 3\n"));
+        // A limit below the note keeps nothing of the text; a character
+        // is never split.
+        assert_eq!(
+            parts(&codex_cut_context(&words, 30, &saved).unwrap()),
+            (0, 0, "10500 tokens truncated".into())
+        );
+        let emoji = "😀".repeat(10);
+        let cut = codex_cut_context(&emoji, 2, "").unwrap();
+        assert!(cut.ends_with("\n\n😀…8 tokens truncated…😀"), "{cut}");
+    }
+
     /// Codex's choice of shell, as measured: the passwd shell when Codex
     /// knows it, else `bash` on PATH, else `/bin/sh`; never a login shell.
     #[test]
@@ -494,10 +615,22 @@ mod tests {
         std::fs::write(bin.join("bash"), "").unwrap();
         let path = Some(std::env::join_paths([&other, &bin]).unwrap());
         let at = |d: &std::path::Path, n: &str| d.join(n).to_string_lossy().into_owned();
-        assert_eq!(codex_shell_program(Some(at(&other, "zsh")), path.clone()), at(&other, "zsh"));
-        assert_eq!(codex_shell_program(Some(at(&other, "sh")), path.clone()), at(&other, "sh"));
-        assert_eq!(codex_shell_program(Some(at(&other, "dash")), path.clone()), at(&bin, "bash"));
-        assert_eq!(codex_shell_program(Some(at(&other, "fish")), path.clone()), at(&bin, "bash"));
+        assert_eq!(
+            codex_shell_program(Some(at(&other, "zsh")), path.clone()),
+            at(&other, "zsh")
+        );
+        assert_eq!(
+            codex_shell_program(Some(at(&other, "sh")), path.clone()),
+            at(&other, "sh")
+        );
+        assert_eq!(
+            codex_shell_program(Some(at(&other, "dash")), path.clone()),
+            at(&bin, "bash")
+        );
+        assert_eq!(
+            codex_shell_program(Some(at(&other, "fish")), path.clone()),
+            at(&bin, "bash")
+        );
         assert_eq!(codex_shell_program(None, path), at(&bin, "bash"));
         assert_eq!(codex_shell_program(None, None), "/bin/sh");
         assert_eq!(codex_shell()[1], "-c");

@@ -265,6 +265,10 @@ pub struct HookOptions {
     /// Claude's `async` and `asyncRewake`: the agent does not wait, and
     /// what the hook says reaches the model with a later event.
     pub background: Background,
+    /// Codex's `additionalContextLimit`: the most context (in tokens of 4
+    /// bytes) this hook gives the model when Codex is the agent; `None`:
+    /// Codex's default ([`crate::Agent::context_limit`]).
+    pub context_limit: Option<u64>,
 }
 
 /// How a hook runs when the agent does not wait for it (Claude's `async`

@@ -148,12 +148,12 @@ pub mod spool {
         crate::builtins::state_dir().map(|d| d.join("background"))
     }
 
-    fn key(session: &str) -> String {
+    pub(crate) fn key(session: &str) -> String {
         let digest = Sha256::digest(session.as_bytes());
         digest[..12].iter().map(|b| format!("{b:02x}")).collect()
     }
 
-    fn unique() -> String {
+    pub(crate) fn unique() -> String {
         let t = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();
@@ -161,7 +161,7 @@ pub mod spool {
     }
 
     /// Makes the folder (0700); refuses a symlink in its place.
-    fn ensure(dir: &Path) -> std::io::Result<()> {
+    pub(crate) fn ensure(dir: &Path) -> std::io::Result<()> {
         std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
         let meta = std::fs::symlink_metadata(dir)?;
         if !meta.file_type().is_dir() {
@@ -171,7 +171,7 @@ pub mod spool {
     }
 
     /// A new file of our own, 0600, never through a symlink.
-    fn create(path: &Path) -> std::io::Result<std::fs::File> {
+    pub(crate) fn create(path: &Path) -> std::io::Result<std::fs::File> {
         OpenOptions::new()
             .write(true)
             .create_new(true)

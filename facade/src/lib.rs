@@ -46,6 +46,7 @@
 pub mod background;
 /// The built-in hooks (the `hookshot-builtins` crate).
 pub use hookshot_builtins as builtins;
+mod context_cap;
 mod event_plan;
 mod explain;
 mod listed;
@@ -1243,13 +1244,17 @@ impl HookSystem {
             budget: plan.budget,
             env: &env,
         };
-        let records = self
+        let mut records = self
             .services
             .runner
             .run_plan(run, input, |input, output| {
                 hookshot_aggregator::chain(event, input, output)
             })
             .await;
+        let codex = self.caller() == Some(Agent::Codex);
+        if codex {
+            context_cap::cut(&mut records, event, &self.session_of(input));
+        }
         let mut outcome = hookshot_aggregator::aggregate(event, records);
         // Guards judge the tool call that will run: after every rewrite.
         if !plan.guards.is_empty() && !outcome.is_blocked() {
@@ -1260,7 +1265,10 @@ impl HookSystem {
                 sequential: false,
                 ..run
             };
-            let judged = self.services.runner.run_plan(run, &mut last, |_, _| {}).await;
+            let mut judged = self.services.runner.run_plan(run, &mut last, |_, _| {}).await;
+            if codex {
+                context_cap::cut(&mut judged, event, &self.session_of(input));
+            }
             let mut records = std::mem::take(&mut outcome.records);
             records.extend(judged);
             outcome = hookshot_aggregator::aggregate(event, records);

@@ -351,7 +351,12 @@ fn claude_shell_prefix(hook: &HookDef, env: &RunEnv) -> Option<String> {
 /// are each one quoted word (`/opt/log.sh -v 'echo hi'`).
 fn with_shell_prefix(prefix: &str, command: &str) -> String {
     match prefix.rfind(" -").filter(|&i| i > 0) {
-        Some(i) => format!("{} {} {}", shell_quote(&prefix[..i]), &prefix[i + 1..], shell_quote(command)),
+        Some(i) => format!(
+            "{} {} {}",
+            shell_quote(&prefix[..i]),
+            &prefix[i + 1..],
+            shell_quote(command)
+        ),
         None => format!("{} {}", shell_quote(prefix), shell_quote(command)),
     }
 }
@@ -1290,7 +1295,10 @@ mod tests {
     #[test]
     fn a_command_is_wrapped_in_the_shell_prefix_as_claude_code_wraps_it() {
         assert_eq!(with_shell_prefix("/opt/log.sh", "echo hi"), "/opt/log.sh 'echo hi'");
-        assert_eq!(with_shell_prefix("/opt/log.sh -v", "echo hi"), "/opt/log.sh -v 'echo hi'");
+        assert_eq!(
+            with_shell_prefix("/opt/log.sh -v", "echo hi"),
+            "/opt/log.sh -v 'echo hi'"
+        );
         assert_eq!(
             with_shell_prefix("/my tools/log.sh -a -b", "it's $X"),
             "'/my tools/log.sh -a' -b \"it's \\$X\""

@@ -132,6 +132,13 @@ impl Agent {
         if self == Agent::Gemini {
             hook["name"] = json!("hookshot");
         }
+        // hookshot cuts each hook's context to its own limit, as Codex
+        // would; Codex must not cut their sum to one hook's 2,500 tokens.
+        if let Some(limit) =
+            hookshot::EventKind::parse(event).and_then(|(kind, _)| self.core().entry_context_limit(kind))
+        {
+            hook["additionalContextLimit"] = json!(limit);
+        }
         json!({"hooks": [hook]})
     }
 

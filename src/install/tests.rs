@@ -159,6 +159,43 @@ fn every_agent_event_name_is_known() {
     assert!(Agent::Codex.events().contains(&"PermissionRequest"));
 }
 
+/// Codex cuts the context of each of its hooks to 2,500 tokens; hookshot
+/// cuts each hook it runs itself, so its entries on the five events that
+/// carry context ask Codex for room for all of them (and only those: Codex
+/// warns on every session about a limit on another event).
+#[test]
+fn codex_entries_ask_for_room_for_every_hooks_context() {
+    let limit = |agent: Agent, event: &str| {
+        agent.entry("hookshot fire", event)["hooks"][0]
+            .get("additionalContextLimit")
+            .cloned()
+    };
+    for event in [
+        "PreToolUse",
+        "PostToolUse",
+        "SessionStart",
+        "UserPromptSubmit",
+        "SubagentStart",
+    ] {
+        assert_eq!(
+            limit(Agent::Codex, event),
+            Some(serde_json::json!(1_000_000)),
+            "{event}"
+        );
+        assert_eq!(limit(Agent::Claude, event), None, "{event}");
+    }
+    for event in [
+        "PermissionRequest",
+        "PreCompact",
+        "PostCompact",
+        "SessionEnd",
+        "SubagentStop",
+        "Stop",
+    ] {
+        assert_eq!(limit(Agent::Codex, event), None, "{event}");
+    }
+}
+
 #[test]
 fn each_agent_imports_into_a_file_discovery_reads_in_its_dialect() {
     for scope in [

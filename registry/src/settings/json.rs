@@ -30,6 +30,10 @@ const CLAUDE_HANDLER_KEYS: &[&str] = &[
     "tool",
     "input",
     "continueOnBlock",
+    // Codex's, in the same format: the first is honoured when Codex is
+    // the agent; the second is the command Codex runs on Windows.
+    "additionalContextLimit",
+    "commandWindows",
 ];
 
 /// The dialect of a JSON settings file whose place does not say it, and,
@@ -581,6 +585,16 @@ impl Parser<'_> {
                 (true, _) => Background::Rewake,
                 (false, true) => Background::Async,
             };
+            if let Some(v) = h.get("additionalContextLimit") {
+                // Codex keeps it as a TOML integer: above i64::MAX it panics.
+                match v.as_u64().filter(|&n| i64::try_from(n).is_ok()) {
+                    Some(n) => options.context_limit = Some(n),
+                    None => self.error(
+                        &format!("{ptr}/additionalContextLimit"),
+                        format!("expected a number of tokens (0 to {}), found {v}", i64::MAX),
+                    ),
+                }
+            }
             if self.flag(h, ptr, "once") {
                 self.warn(
                     &format!("{ptr}/once"),
