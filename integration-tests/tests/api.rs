@@ -180,6 +180,21 @@ async fn fail_fast_stops_the_chain_at_the_first_block() {
     assert_eq!(all.records.len(), 2, "without fail-fast every hook of the chain runs");
 }
 
+/// gemini-cli runs every hook of a sequential chain whatever an earlier
+/// one said (its `executeHooksSequential` only passes each answer on): a
+/// `continue: false` stops the agent, and the logger after it still runs.
+#[tokio::test]
+async fn a_gemini_chain_runs_on_after_continue_false_and_the_agent_still_stops() {
+    let p = Project::new(&settings(&[
+        "cat >/dev/null; echo '{\"continue\":false,\"stopReason\":\"enough\"}'",
+        "cat >/dev/null; touch second-ran",
+    ]));
+    let o = p.hooks().fire(EventKind::BeforeTool, input()).await;
+    assert!(o.output.stop, "{:?}", o.output);
+    assert_eq!(o.records.len(), 2);
+    assert!(p.path().join("second-ran").exists(), "the chain stopped where gemini-cli runs on");
+}
+
 #[tokio::test]
 async fn an_event_budget_cuts_timeouts_and_skips_what_cannot_start() {
     let p = Project::new(&settings(&["sleep 5 # a", "sleep 5 # b"]));

@@ -113,9 +113,11 @@ impl Runner {
             let record = self.traced(hook, hi, plan.env, deadline).await;
             between(input, &record.output);
             let blocked = record.output.decision.is_block();
-            // continue:false ends everything; jcli's stop/skip and fail-fast
-            // end the chain at a block.
-            let ends = record.output.stop || (blocked && (hook.dialect == Dialect::Jcli || plan.fail_fast));
+            // continue:false ends everything (but for gemini-cli, which runs
+            // its whole chain and stops the agent after it); jcli's
+            // stop/skip and fail-fast end the chain at a block.
+            let ends = (record.output.stop && hook.dialect != Dialect::Gemini)
+                || (blocked && (hook.dialect == Dialect::Jcli || plan.fail_fast));
             records.push(record);
             if ends {
                 break;
