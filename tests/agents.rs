@@ -58,6 +58,7 @@ scenarios! {
     ClaudeCode::test_uninstall_gives_back_the_file_and_the_behaviour,
     ClaudeCode::test_a_hook_gets_what_claude_code_gives_it,
     ClaudeCode::test_a_guard_that_logs_to_a_file_keeps_guarding,
+    ClaudeCode::test_hooks_run_through_the_shell_prefix,
     UnderHookshotOnly::test_the_closed_policy_does_not_make_claude_loop_at_stop,
     UnderHookshotOnly::test_the_closed_policy_blocks_a_hook_that_crashes_or_times_out,
     UnderHookshotOnly::test_built_ins_refuse_a_force_push,
@@ -76,6 +77,7 @@ scenarios! {
     Codex::test_context_before_and_after_a_tool,
     Codex::test_context_at_session_start_and_on_the_prompt,
     Codex::test_a_stop_hook_makes_the_agent_go_on,
+    Codex::test_each_hooks_context_is_cut_to_its_own_limit,
     Codex::test_a_rewrite_of_the_tool_input,
     Codex::test_apply_patch_is_matched_as_write_and_edit,
     UnderHookshotOnly::test_the_closed_policy_blocks_a_hook_that_crashes_or_times_out,
@@ -118,4 +120,27 @@ scenarios! {
     Drift::test_claude,
     Drift::test_gemini,
     Drift::test_the_readers_still_find_what_they_read,
+}
+
+/// Every scenario the Python files define is one of the tests above: one
+/// written and not listed would never run.
+#[test]
+fn every_scenario_is_listed() {
+    let this = include_str!("agents.rs");
+    for module in ["test_claude", "test_codex", "test_gemini", "test_drift"] {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/agents/").to_string() + module + ".py";
+        let text = std::fs::read_to_string(&path).expect("the scenario file");
+        let mut class = "";
+        for line in text.lines() {
+            if let Some(rest) = line.strip_prefix("class ") {
+                class = rest.split(['(', ':']).next().unwrap_or("");
+            } else if let Some(rest) = line.trim_start().strip_prefix("def test_") {
+                let name = format!("{class}::test_{}", rest.split('(').next().unwrap_or(""));
+                assert!(
+                    this.contains(&format!("{name},")),
+                    "{module}.py defines {name}, which tests/agents.rs does not list"
+                );
+            }
+        }
+    }
 }

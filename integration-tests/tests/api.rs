@@ -192,7 +192,10 @@ async fn a_gemini_chain_runs_on_after_continue_false_and_the_agent_still_stops()
     let o = p.hooks().fire(EventKind::BeforeTool, input()).await;
     assert!(o.output.stop, "{:?}", o.output);
     assert_eq!(o.records.len(), 2);
-    assert!(p.path().join("second-ran").exists(), "the chain stopped where gemini-cli runs on");
+    assert!(
+        p.path().join("second-ran").exists(),
+        "the chain stopped where gemini-cli runs on"
+    );
 }
 
 #[tokio::test]
