@@ -25,7 +25,7 @@ pub(super) const SQL_CLIENTS: &[&str] = &[
 
 const ROWS: &[Row] = &[
     (
-        &["docker", "podman"],
+        &["docker", "podman", "nerdctl"],
         |w, computed| {
             let sub = subcommands(w, 2);
             let all = has(w, &["-a", "--all", "--volumes"]);
@@ -33,7 +33,7 @@ const ROWS: &[Row] = &[
                 sub.as_slice(),
                 ["system", "prune"] | ["image", "prune"] | ["container", "prune"]
             ) && all
-                || matches!(sub.as_slice(), ["volume", "rm" | "prune"] | ["volume", "remove"])
+                || matches!(sub.as_slice(), ["volume", "rm" | "prune"] | ["volume", "remove"] | ["system", "reset"])
                 || matches!(sub.as_slice(), ["compose", "down"]) && has(w, &["-v", "--volumes"])
                 // `docker rm -f $(docker ps -aq)`: whatever the list holds.
                 || computed && matches!(sub.first(), Some(&("rm" | "rmi")))
@@ -68,17 +68,31 @@ const ROWS: &[Row] = &[
         &["kubectl", "oc"],
         |w, _| {
             let sub = subcommands(w, 2);
-            sub.first() == Some(&"delete")
-                && (has(w, &["--all", "-A", "--all-namespaces"])
-                    || matches!(sub.get(1), Some(&("namespace" | "namespaces" | "ns" | "pv" | "pvc"))))
+            // What a delete names: `pod x`, `pods/x`, or nothing known (a
+            // manifest `-f`/`-k`, a selector): only pods, jobs and events,
+            // which their controllers make again or nobody needs, are
+            // spared, and only by name.
+            let kind = sub.get(1).map(|k| k.split('/').next().unwrap_or(k));
+            let spared = matches!(
+                kind,
+                Some("pod" | "pods" | "po" | "job" | "jobs" | "event" | "events" | "ev")
+            );
+            sub.first() == Some(&"delete") && (has(w, &["--all", "-A", "--all-namespaces"]) || !spared)
+                || sub.first() == Some(&"drain") && has(w, &["--delete-emptydir-data", "--delete-local-data"])
+                || sub.first() == Some(&"scale") && w.iter().any(|a| matches!(*a, "--replicas=0"))
+                || sub.first() == Some(&"scale") && w.windows(2).any(|p| p[0] == "--replicas" && p[1] == "0")
         },
-        "deletes cluster resources wholesale (a namespace, --all)",
+        "deletes cluster resources (a namespace, a workload, its volumes)",
     ),
     (
         &["terraform", "tofu", "terragrunt"],
         |w, _| {
-            let sub = subcommands(w, 1);
-            sub.first() == Some(&"destroy") || sub.first() == Some(&"apply") && has(w, &["-destroy", "--destroy"])
+            // `terragrunt run-all destroy`, `run --all destroy`, `destroy-all`.
+            let sub = subcommands(w, 3);
+            sub.iter()
+                .take_while(|s| matches!(**s, "run-all" | "run" | "destroy" | "destroy-all" | "apply"))
+                .any(|s| matches!(*s, "destroy" | "destroy-all"))
+                || sub.first() == Some(&"apply") && has(w, &["-destroy", "--destroy"])
         },
         "destroys the infrastructure it manages",
     ),
@@ -114,8 +128,43 @@ const ROWS: &[Row] = &[
     ),
     (
         &["gh"],
-        |w, _| matches!(subcommands(w, 2).as_slice(), ["repo", "delete"]),
-        "deletes a repository",
+        |w, _| {
+            matches!(subcommands(w, 2).as_slice(), ["repo" | "release", "delete"])
+                || matches!(subcommands(w, 1).as_slice(), ["api"])
+                    && w.windows(2)
+                        .any(|p| matches!(p[0], "-X" | "--method") && p[1].eq_ignore_ascii_case("delete"))
+        },
+        "deletes a repository or a release",
+    ),
+    (
+        &["argocd"],
+        |w, _| {
+            matches!(
+                subcommands(w, 2).as_slice(),
+                ["app" | "appset" | "proj" | "cluster", "delete" | "rm"]
+            )
+        },
+        "deletes an application and, cascading, what it deployed",
+    ),
+    (
+        &["kind", "k3d", "minikube", "microk8s"],
+        |w, _| {
+            let sub = subcommands(w, 2);
+            sub.first() == Some(&"delete")
+                || matches!(sub.as_slice(), [_, "delete" | "rm"])
+                || sub.first() == Some(&"reset")
+        },
+        "deletes a cluster with its workloads",
+    ),
+    (
+        &["npm", "pnpm", "yarn"],
+        |w, _| subcommands(w, 1).first() == Some(&"unpublish"),
+        "unpublishes a package (its name cannot be published again for a day)",
+    ),
+    (
+        &["userdel", "deluser", "delgroup", "groupdel"],
+        |_, _| true,
+        "deletes an account (with --remove-home, its files)",
     ),
     (
         SQL_CLIENTS,
@@ -265,8 +314,12 @@ const ROWS: &[Row] = &[
             has(w, &["-r"])
                 || w.iter()
                     .any(|s| s.starts_with('-') && !s.starts_with("--") && s.contains('r'))
+                // Replaced by nothing (`crontab /dev/null`) or by what
+                // standard input holds (`crontab -`, or no operand at all).
+                || w.iter().any(|s| matches!(*s, "/dev/null" | "-"))
+                || w.iter().all(|s| matches!(*s, "-u") || !s.starts_with('-')) && subcommands(w, 2).len() <= usize::from(w.contains(&"-u"))
         },
-        "deletes the user's crontab",
+        "deletes or replaces the user's crontab",
     ),
     (
         &["kill", "pkill", "killall"],
@@ -283,6 +336,66 @@ const ROWS: &[Row] = &[
         |w, _| w.len() >= 2 && w.last() == Some(&"1"),
         "kills init (process 1)",
     ),
+    (
+        &["pkill", "killall"],
+        |w, _| {
+            subcommands(w, 8)
+                .iter()
+                .any(|t| CRITICAL.contains(&t.trim_start_matches('^').trim_end_matches('$')))
+        },
+        "kills what keeps the machine reachable or running (sshd, init, the container runtime)",
+    ),
+    (
+        &["systemctl", "service"],
+        |w, _| {
+            let sub = subcommands(w, 8);
+            let system = !has(w, &["--user"]);
+            // `service sshd stop` names the unit first.
+            let (verb, units): (&str, Vec<&str>) = match sub.as_slice() {
+                [unit, verb, ..]
+                    if !matches!(*unit, "stop" | "disable" | "mask" | "kill") && matches!(*verb, "stop") =>
+                {
+                    (verb, vec![unit])
+                }
+                [verb, units @ ..] => (verb, units.to_vec()),
+                [] => ("", Vec::new()),
+            };
+            system
+                && (matches!(
+                    verb,
+                    "isolate" | "halt" | "poweroff" | "reboot" | "kexec" | "rescue" | "emergency"
+                ) || matches!(verb, "stop" | "disable" | "mask" | "kill")
+                    && units
+                        .iter()
+                        .any(|u| CRITICAL.contains(&u.trim_end_matches(".service").trim_end_matches(".socket"))))
+        },
+        "stops what keeps the machine reachable or protected (ssh, the network, the firewall)",
+    ),
+];
+
+/// Processes and services whose end cuts the machine off or stops all of
+/// its containers.
+const CRITICAL: &[&str] = &[
+    "sshd",
+    "ssh",
+    "init",
+    "systemd",
+    "systemd-networkd",
+    "systemd-resolved",
+    "networking",
+    "network",
+    "NetworkManager",
+    "firewalld",
+    "ufw",
+    "iptables",
+    "nftables",
+    "dockerd",
+    "docker",
+    "containerd",
+    "kubelet",
+    "dbus",
+    "auditd",
+    "systemd-journald",
 ];
 
 /// Why the program `name` called with `args` destroys infrastructure or
@@ -517,7 +630,7 @@ fn has(words: &[&str], flags: &[&str]) -> bool {
 /// `DELETE FROM t` or `UPDATE t SET` with no `WHERE`, `ALTER TABLE ...
 /// DROP COLUMN`.
 fn destroys_data(sql: &str) -> bool {
-    let upper = sql.to_ascii_uppercase();
+    let upper = without_comments(sql).to_ascii_uppercase();
     let words: Vec<&str> = upper
         .split(|c: char| c.is_whitespace() || c == ';' || c == '(')
         .filter(|w| !w.is_empty())
@@ -532,6 +645,30 @@ fn destroys_data(sql: &str) -> bool {
             && !s.contains(&"WHERE")
     });
     drops || deletes_all
+}
+
+/// SQL with its comments (`/* ... */`, `-- ...` to the end of the line)
+/// made spaces: `DROP/**/TABLE` is `DROP TABLE` to the server.
+fn without_comments(sql: &str) -> std::borrow::Cow<'_, str> {
+    if !sql.contains("/*") && !sql.contains("--") {
+        return sql.into();
+    }
+    let mut out = String::with_capacity(sql.len());
+    let mut rest = sql;
+    while !rest.is_empty() {
+        if let Some(body) = rest.strip_prefix("/*") {
+            rest = body.find("*/").map_or("", |i| &body[i + 2..]);
+            out.push(' ');
+        } else if let Some(body) = rest.strip_prefix("--") {
+            rest = body.find('\n').map_or("", |i| &body[i..]);
+            out.push(' ');
+        } else {
+            let c = rest.chars().next().unwrap_or(' ');
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out.into()
 }
 
 #[cfg(test)]

@@ -257,7 +257,9 @@ fn program(cx: &Cx<'_>, run: &Run) -> Option<String> {
                 .first()
                 .and_then(|a| a.known())
                 .is_some_and(|s| matches!(s, "poweroff" | "reboot" | "halt" | "kexec" | "0" | "6"));
-            stops.then(|| format!("`{name}` stops the machine"))
+            stops
+                .then(|| format!("`{name}` stops the machine"))
+                .or_else(|| super::catalogue::judge(name, args))
         }
         n if n.starts_with("mkfs")
             || matches!(
@@ -500,6 +502,10 @@ fn git(args: &[Arg]) -> Option<String> {
             }
         }
         "reset" if p.has("--hard") => Some("`git reset --hard` discards uncommitted work".into()),
+        // Both move the branch and rewrite the working tree to match.
+        "reset" if p.has("--keep") || p.has("--merge") => {
+            Some("`git reset --keep`/`--merge` moves the branch away from its commits and rewrites files".into())
+        }
         "clean" if (p.has("-f") || p.has("--force")) && !p.has("-n") && !p.has("--dry-run") => {
             Some("`git clean -f` deletes untracked files".into())
         }
@@ -527,6 +533,21 @@ const GIT_LOSSES: &[GitLoss] = &[
         "`git checkout` of paths discards their uncommitted changes",
     ),
     (
+        "checkout",
+        |p, _, _| p.has("-B"),
+        "`git checkout -B` resets an existing branch to another commit",
+    ),
+    (
+        "fetch",
+        |_, words, _| words.iter().any(|w| w.starts_with('+') && w.contains(':')),
+        "`git fetch +src:dst` overwrites a local branch whatever it holds",
+    ),
+    (
+        "prune",
+        |_, _, rest| rest.iter().filter_map(Arg::known).any(|w| w.starts_with("--expire")),
+        "`git prune --expire` deletes unreachable commits for good",
+    ),
+    (
         "restore",
         |p, words, _| !words.is_empty() && (!p.has("--staged") && !p.has("-S") || p.has("--worktree") || p.has("-W")),
         "`git restore` of the working tree discards uncommitted changes",
@@ -538,8 +559,14 @@ const GIT_LOSSES: &[GitLoss] = &[
     ),
     (
         "branch",
-        |p, _, _| p.has("-D") || (p.has("-d") || p.has("--delete")) && (p.has("-f") || p.has("--force")),
-        "`git branch -D` deletes a branch whether or not it was merged",
+        |p, words, _| {
+            p.has("-D")
+                || (p.has("-d") || p.has("--delete")) && (p.has("-f") || p.has("--force"))
+                // `git branch -f main HEAD~5` moves an existing branch.
+                || (p.has("-f") || p.has("--force")) && words.len() >= 2
+                || p.has("-C") || p.has("-M")
+        },
+        "`git branch -D`/`-f` deletes or moves a branch whether or not its commits are kept elsewhere",
     ),
     (
         "reflog",
@@ -582,6 +609,35 @@ const GIT_LOSSES: &[GitLoss] = &[
     ),
 ];
 
+/// The folders of the system whose files' modes and owners the machine
+/// depends on (but `/usr/local`, which users manage themselves).
+const SYSTEM_DIRS: &[&str] = &[
+    "/etc", "/bin", "/sbin", "/usr", "/lib", "/lib64", "/lib32", "/boot", "/var/lib", "/root",
+];
+
+/// Whether a chmod mode takes a right away from the owner (`000`, `0644`
+/// is not; `a-r`, `u-w`, `-x`, `a=`).
+fn takes_away(mode: &str) -> bool {
+    if !mode.is_empty() && mode.chars().all(|c| c.is_digit(8)) {
+        let digits: Vec<u32> = mode.chars().filter_map(|c| c.to_digit(8)).collect();
+        let owner = digits
+            .len()
+            .checked_sub(3)
+            .and_then(|i| digits.get(i))
+            .copied()
+            .unwrap_or(0);
+        return owner & 6 != 6;
+    }
+    mode.split(',').any(|clause| {
+        let who: String = clause.chars().take_while(|c| "ugoa".contains(*c)).collect();
+        let ops = &clause[who.len()..];
+        let owner = who.is_empty() || who.contains('u') || who.contains('a');
+        owner
+            && (ops.starts_with('-') && ops[1..].contains(['r', 'w', 'x'])
+                || ops.starts_with('=') && !ops[1..].contains('r'))
+    })
+}
+
 /// Whether a chmod mode gives others write access.
 fn world_writable(mode: &str) -> bool {
     if !mode.is_empty() && mode.chars().all(|c| c.is_digit(8)) {
@@ -622,10 +678,41 @@ fn ownership(cx: &Cx<'_>, name: &str, args: &[Arg], cwd: &Option<PathBuf>) -> Op
         parse(args, "", &[])
     };
     let recursive = p.has("-R") || p.has("--recursive");
-    if !recursive {
-        return None;
-    }
     let reference = setfacl || p.flags.iter().any(|f| f == "--reference");
+    if !recursive {
+        // One file's mode or owner: the system's files (`chmod 000
+        // /etc/passwd`, `chown me /etc/sudoers`) and the home folder itself
+        // lock the machine or its user out; the user's own files
+        // (`chmod 600 ~/.ssh/id_rsa`) and the project's are theirs.
+        // (`chmod +x /usr/local/bin/tool` adds a right and stays allowed.)
+        let targets = if reference {
+            &p.operands[..]
+        } else {
+            p.operands.get(1..).unwrap_or_default()
+        };
+        let mode = (name == "chmod" && !reference)
+            .then(|| p.operands.first().and_then(|m| m.known()))
+            .flatten();
+        let locks = match mode {
+            Some(m) => takes_away(m) || world_writable(m),
+            None => name != "setfacl",
+        };
+        if !locks {
+            return None;
+        }
+        let home = cx.places.home.as_deref();
+        return first_some(targets.iter().map(|t| match place(cx, t, cwd, true) {
+            Ok((Place::Outside, shown_as)) => {
+                let at = cx.places.at(cwd, t.known()?, true)?;
+                let users = home.is_some_and(|h| at.starts_with(h) && at != h);
+                let system = SYSTEM_DIRS.iter().any(|d| at.starts_with(d)) && !at.starts_with("/usr/local")
+                    || at == Path::new("/");
+                (!users && (system || home == Some(at.as_path())))
+                    .then(|| format!("`{name}` of {shown_as}, a file of the system or the home folder itself"))
+            }
+            _ => None,
+        }));
+    }
     let (spec, targets) = match p.operands.split_first() {
         Some((spec, targets)) if !reference => (Some(*spec), targets),
         _ => (None, p.operands.as_slice()),

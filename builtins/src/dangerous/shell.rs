@@ -164,6 +164,8 @@ struct Stdin {
     piped: bool,
     /// A here-document or here-string whose text is known.
     script: Option<String>,
+    /// A file redirected in (`psql < drop.sql`), where it was found.
+    file: Option<PathBuf>,
 }
 
 const SHELLS: &[&str] = &[
@@ -199,6 +201,112 @@ fn printed(argv: &[Arg]) -> Option<String> {
 fn reads_statements(program: &str) -> bool {
     super::catalogue::SQL_CLIENTS.contains(&program)
         || matches!(program, "redis-cli" | "valkey-cli" | "mongo" | "mongosh")
+}
+
+/// The command lines a one-line program hands to the shell, when they are
+/// literal: `os.system("…")`, `subprocess.run("…", shell=True)` or a list
+/// of words (`subprocess.run(["rm", "-rf", "/x"])`), `execSync("…")`,
+/// `system("…")`, `exec("…")`, backticks and `%x(…)`.
+fn shell_outs(code: &str) -> Vec<String> {
+    static CALL: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(concat!(
+            r#"(?:\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|execSync|execFileSync|spawnSync|system|popen|shell_exec|passthru|proc_open|IO\.popen|Kernel\.system|Deno\.Command)\s*\(?\s*"#,
+            r#"(?:[rfbu]?"((?:[^"\\]|\\.)*)"|[rfbu]?'((?:[^'\\]|\\.)*)'|\[([^\]]*)\]))"#,
+            r#"|\.exec\s*\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')"#,
+            r#"|`([^`]+)`|%x\(([^)]*)\)"#
+        ))
+        .ok()
+    });
+    static WORD: std::sync::LazyLock<Option<regex::Regex>> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r#""((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'"#).ok());
+    let (Some(call), Some(word)) = (CALL.as_ref(), WORD.as_ref()) else {
+        return Vec::new();
+    };
+    call.captures_iter(code)
+        .filter_map(|c| {
+            if let Some(list) = c.get(3) {
+                let words: Vec<String> = word
+                    .captures_iter(list.as_str())
+                    .filter_map(|w| w.get(1).or_else(|| w.get(2)))
+                    .map(|w| shell_word(w.as_str()))
+                    .collect();
+                return (!words.is_empty()).then(|| words.join(" "));
+            }
+            [1, 2, 4, 5, 6, 7]
+                .into_iter()
+                .find_map(|i| c.get(i))
+                .map(|m| m.as_str().to_string())
+        })
+        .collect()
+}
+
+/// One word as the shell would read it back (single-quoted unless plain).
+fn shell_word(w: &str) -> String {
+    if !w.is_empty()
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,@%+~".contains(c))
+    {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
+    }
+}
+
+/// A SQL file a client is told to run by option: `psql -f FILE` (or
+/// `--file=FILE`), sqlite3's and duckdb's `.read FILE`, mysql's `source FILE`.
+fn sql_file_option(program: &str, args: &[Arg]) -> Option<String> {
+    let words: Vec<&str> = args.iter().filter_map(Arg::known).collect();
+    if program == "psql" {
+        if let Some(i) = words.iter().position(|w| *w == "-f" || *w == "--file") {
+            return words.get(i + 1).map(|s| s.to_string());
+        }
+        if let Some(f) = words.iter().find_map(|w| {
+            w.strip_prefix("--file=")
+                .or_else(|| w.strip_prefix("-f").filter(|r| !r.is_empty()))
+        }) {
+            return Some(f.to_string());
+        }
+    }
+    words.iter().find_map(|w| {
+        let w = w.trim();
+        w.strip_prefix(".read ")
+            .or_else(|| w.strip_prefix("source "))
+            .or_else(|| w.strip_prefix("\\i "))
+            .map(|f| f.trim().trim_end_matches(';').to_string())
+    })
+}
+
+/// A file's text, when it is a regular file of at most 1 MiB (a guard
+/// reads what a database client would run, never a device or a pipe).
+fn read_small(path: &Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > 1 << 20 {
+        return None;
+    }
+    std::fs::read_to_string(path).ok()
+}
+
+/// The shell command lines a database client's text runs: psql's and
+/// mysql's `\!` (and mysql's `system`), sqlite3's `.shell` and `.system`,
+/// each to the end of its line.
+fn shell_escapes(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut rest = line.trim_start();
+        // psql runs `\! cmd` anywhere a backslash command may start.
+        if let Some(i) = rest.find("\\!") {
+            out.push(rest[i + 2..].trim().to_string());
+            rest = "";
+        }
+        let lower = rest.to_ascii_lowercase();
+        for prefix in [".shell ", ".system ", "system "] {
+            if lower.starts_with(prefix) {
+                out.push(rest[prefix.len()..].trim().to_string());
+            }
+        }
+    }
+    out.retain(|l| !l.is_empty());
+    out
 }
 
 /// Whether a project runner's call runs a program: `uv run`, `poetry
@@ -560,6 +668,7 @@ impl<'a> Walker<'a> {
                     download,
                     piped,
                     script: text.take(),
+                    file: None,
                 },
             );
             text = self
@@ -868,6 +977,11 @@ impl<'a> Walker<'a> {
                     if writes {
                         self.writes(targets, cwd);
                     } else {
+                        if reads_stdin(fd)
+                            && let [Arg::Known(t)] = targets.as_slice()
+                        {
+                            stdin.file = self.places.at(cwd, t, true);
+                        }
                         // What `sh < script` reads: a file it may run.
                         self.words.extend(targets.into_iter().map(|t| (t, cwd.clone())));
                     }
@@ -1340,6 +1454,22 @@ impl<'a> Walker<'a> {
                 }
                 "git" => {
                     self.git_config_commands(args, &here);
+                    // `git submodule foreach CMD`: CMD runs in each
+                    // submodule, through the shell.
+                    if let Some(at) = args.iter().position(|a| a.known() == Some("foreach"))
+                        && args[..at].iter().any(|a| a.known() == Some("submodule"))
+                    {
+                        let cmd = &args[at + 1..];
+                        let skip = cmd
+                            .iter()
+                            .take_while(|a| matches!(a.known(), Some("--recursive" | "-q" | "--quiet")))
+                            .count();
+                        let words: Option<Vec<&str>> = cmd[skip..].iter().map(Arg::known).collect();
+                        match words {
+                            Some(words) => self.script(&words.join(" "), &mut here.clone()),
+                            None => self.danger("`git submodule foreach` runs a command that cannot be known".into()),
+                        }
+                    }
                     self.found.push(Found::Run(Run { argv, cwd: here }));
                     return false;
                 }
@@ -1357,7 +1487,7 @@ impl<'a> Walker<'a> {
                     return false;
                 }
                 n if INTERPRETERS.contains(&n) || n.starts_with("python3.") => {
-                    self.interpreter(n, args, &stdin);
+                    self.interpreter(n, args, &stdin, &here);
                     // Its one-line program is judged too (`-c "shutil.rmtree(...)"`).
                     self.found.push(Found::Run(Run { argv, cwd: here }));
                     return false;
@@ -1366,10 +1496,28 @@ impl<'a> Walker<'a> {
                     let download = DOWNLOADERS.contains(&n);
                     self.downloads += usize::from(download);
                     let mut argv = argv;
-                    if reads_statements(n)
-                        && let Some(text) = stdin.script.take()
-                    {
-                        argv.push(Arg::Known(text));
+                    if reads_statements(n) {
+                        // What it reads: a here-document, a file redirected
+                        // in or named by its option (`psql -f`), read now.
+                        let named = sql_file_option(n, &argv[1..]).and_then(|f| self.places.at(&here, &f, true));
+                        for text in stdin.script.take().into_iter().chain(
+                            [stdin.file.take(), named]
+                                .into_iter()
+                                .flatten()
+                                .filter_map(|f| read_small(&f)),
+                        ) {
+                            argv.push(Arg::Known(text));
+                        }
+                        // Its own escapes to the shell (`psql -c '\\! rm
+                        // -rf ~'`, sqlite3's `.shell`) run commands here.
+                        let escapes: Vec<String> = argv[1..]
+                            .iter()
+                            .filter_map(Arg::known)
+                            .flat_map(shell_escapes)
+                            .collect();
+                        for line in escapes {
+                            self.commands_if_any(&line, &here);
+                        }
                     }
                     self.found.push(Found::Run(Run { argv, cwd: here }));
                     return download;
@@ -1587,11 +1735,20 @@ impl<'a> Walker<'a> {
     }
 
     /// An interpreter that reads its program from a download.
-    fn interpreter(&mut self, name: &str, args: &[Arg], stdin: &Stdin) {
+    fn interpreter(&mut self, name: &str, args: &[Arg], stdin: &Stdin, cwd: &Option<PathBuf>) {
         let inline = args.iter().filter_map(Arg::known).any(|a| {
             matches!(a, "--eval" | "--print")
                 || (a.starts_with('-') && !a.starts_with("--") && a[1..].contains(['c', 'e', 'm', 'E', 'r']))
         });
+        // Its one-line program's calls to the shell run command lines
+        // here: `python -c 'os.system("rm -rf ~")'`.
+        let code = args.windows(2).find_map(|w| match w[0].known() {
+            Some("-c" | "-e" | "-E" | "--eval" | "-p" | "--print" | "-r") => w[1].known(),
+            _ => None,
+        });
+        for line in code.map(shell_outs).unwrap_or_default() {
+            self.commands_if_any(&line, cwd);
+        }
         let operand = args
             .iter()
             .find(|a| a.known().is_none_or(|s| !s.starts_with('-') || s == "-"));

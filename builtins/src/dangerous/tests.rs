@@ -247,3 +247,33 @@ proptest::proptest! {
         );
     }
 }
+
+/// A database client runs the SQL of a file redirected in or named by its
+/// option: the file's text is judged, as a here-document's is; a file
+/// that is not there runs nothing.
+#[test]
+fn sql_in_files_a_client_reads_is_judged() {
+    let f = fixture();
+    let root = f._dir.path().join("p");
+    std::fs::write(root.join("drop.sql"), "-- cleanup\nDROP TABLE users;\n").unwrap();
+    std::fs::write(root.join("init.sql"), "CREATE TABLE users (id int);\n").unwrap();
+    std::fs::write(root.join("escape.sql"), "SELECT 1;\n\\! rm -rf /etc\n").unwrap();
+    for c in [
+        "psql < drop.sql",
+        "mysql app < src/../drop.sql",
+        "psql -f drop.sql",
+        "psql --file=drop.sql",
+        "sqlite3 app.db '.read drop.sql'",
+        "psql < escape.sql",
+    ] {
+        assert!(f.hook.check_command(c, None).is_some(), "{c}");
+    }
+    for c in [
+        "psql < init.sql",
+        "psql -f init.sql",
+        "psql < missing.sql",
+        "sqlite3 app.db < init.sql",
+    ] {
+        assert_eq!(f.hook.check_command(c, None), None, "{c}");
+    }
+}
