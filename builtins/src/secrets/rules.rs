@@ -27,6 +27,9 @@ pub struct Rule {
     /// The secret must hold a digit (a short value that is a word, such
     /// as `required`, names no key).
     digit: bool,
+    /// A value that reads as code (`settings.password`, `get_pw()`,
+    /// `None`) names a secret rather than holds one.
+    not_code: bool,
     compiled: OnceLock<Regex>,
 }
 
@@ -38,6 +41,7 @@ const fn rule(id: &'static str, pattern: &'static str, keywords: &'static [&'sta
         entropy: 0.0,
         fold: false,
         digit: false,
+        not_code: false,
         compiled: OnceLock::new(),
     }
 }
@@ -55,6 +59,11 @@ impl Rule {
 
     const fn digit(mut self) -> Rule {
         self.digit = true;
+        self
+    }
+
+    const fn not_code(mut self) -> Rule {
+        self.not_code = true;
         self
     }
 
@@ -91,6 +100,12 @@ pub fn rules() -> &'static [Rule] {
                 ),
                 &["mii", "mhccaqeei", "mc4caqaw"],
             ),
+            // An OpenSSH private key's body (base64 of `openssh-key-v1`).
+            rule(
+                "private_key",
+                r"(b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/=]*(?:(?:\r?\n|\\n)[ \t]*[A-Za-z0-9+/=]{16,})*)",
+                &["b3blbnnzac1rzxktdje"],
+            ),
             rule("aws_access_key", r"((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})(?:[^A-Z0-9]|$)", &["a3t", "akia", "asia", "abia", "acca"]).fold(),
             rule(
                 "aws_secret_key",
@@ -100,7 +115,14 @@ pub fn rules() -> &'static [Rule] {
             .entropy(3.5),
             rule("github_token", r"((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255})", &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"]),
             rule("github_token", r"(github_pat_[A-Za-z0-9_]{40,255})", &["github_pat_"]),
-            rule("gitlab_token", r"((?:glpat|gldt|glptt|glrt|glsoat|glcbt)-[A-Za-z0-9_\-]{20,})", &["glpat-", "gldt-", "glptt-", "glrt-", "glsoat-", "glcbt-"]),
+            rule(
+                "gitlab_token",
+                r"((?:glpat|gldt|glptt|glrt|glsoat|glcbt|glft|glimt|glagent|gloas|glffct)-[A-Za-z0-9_\-]{20,})",
+                &["glpat-", "gldt-", "glptt-", "glrt-", "glsoat-", "glcbt-", "glft-", "glimt-", "glagent-", "gloas-", "glffct-"],
+            ),
+            // A runner registration token, and the session cookie.
+            rule("gitlab_token", r"(GR1348941[A-Za-z0-9_\-]{20,})", &["gr1348941"]),
+            rule("gitlab_token", r"_gitlab_session=([0-9a-z]{32})", &["_gitlab_session="]),
             rule("slack_token", r"(xox[abposre]-[A-Za-z0-9\-]{10,})", &["xox"]),
             rule("slack_token", r"(?i)(xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+)", &["xapp-"]),
             rule("slack_webhook", r"(hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{20,})", &["hooks.slack.com"]),
@@ -108,7 +130,8 @@ pub fn rules() -> &'static [Rule] {
             rule("google_oauth_token", r"(ya29\.[0-9A-Za-z_\-]{20,})", &["ya29."]),
             rule("anthropic_api_key", r"(sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_\-]{20,})", &["sk-ant-"]),
             rule("api_key", r"(sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,})", &["sk-"]).entropy(3.0),
-            rule("stripe_key", r"((?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{10,99})", &["_live_", "_test_"]),
+            // `pk_` keys are publishable: meant for browsers, not secrets.
+            rule("stripe_key", r"((?:sk|rk)_(?:live|test|prod)_[0-9A-Za-z]{10,99})", &["_live_", "_test_", "_prod_"]),
             rule("npm_token", r"(npm_[A-Za-z0-9]{36})", &["npm_"]),
             rule("pypi_token", r"(pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,})", &["pypi-ageichlwas5vcmc"]),
             rule("huggingface_token", r"(hf_[A-Za-z]{34})", &["hf_"]),
@@ -165,6 +188,17 @@ pub fn rules() -> &'static [Rule] {
             rule("typeform_token", r"(tfp_[A-Za-z0-9_\-.=]{40,64})", &["tfp_"]),
             rule("terraform_cloud_token", r"([A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-=]{60,70})", &[".atlasv1."]),
             rule("shippo_token", r"(shippo_(?:live|test)_[a-f0-9]{40})", &["shippo_"]),
+            rule("airtable_token", r"\b(pat[A-Za-z0-9]{14}\.[a-f0-9]{64})\b", &["pat"]),
+            rule("twilio_key", r"\b(SK[0-9a-fA-F]{32})\b", &["sk"]).entropy(3.0).digit(),
+            rule("square_token", r"\b(EAAA[A-Za-z0-9_\-]{60})\b", &["eaaa"]).entropy(3.5),
+            rule("render_key", r"\b(rnd_[A-Za-z0-9]{32})\b", &["rnd_"]),
+            // A session cookie a server sets.
+            rule(
+                "session_cookie",
+                r#"(?i)set-cookie:\s*[^=;\s]*(?:sess|token|auth|sid|jwt|remember)[^=;\s]*=([^;\s"]{16,})"#,
+                &["set-cookie"],
+            )
+            .entropy(3.0),
             // `aws configure set aws_secret_access_key VALUE`.
             rule(
                 "aws_secret_key",
@@ -188,15 +222,19 @@ pub fn rules() -> &'static [Rule] {
             // short or punctuated (no entropy floor to reach).
             rule(
                 "password_assignment",
-                r#"(?:^|[\s;&|(])(?:export\s+)?(?:(?:[A-Za-z0-9]+_)*(?i:pass|passwd|password|passphrase|pwd|secret)|(?i:pgpassword|mysql_pwd))=(?:"([^"\n$`]+)"|'([^'\n]+)'|([^\s"'$`;&|()<>][^\s"'`;&|()<>]*))"#,
+                r#"(?:^|[\s;&|(=,])(?:export\s+)?(?:(?:[A-Za-z0-9]+_)*(?i:pass|passwd|password|passphrase|pwd|secret)|(?i:pgpassword|mysql_pwd))=(?:"([^"\n$`]+)"|'([^'\n]+)'|([^\s"'$`;&|()<>][^\s"'`;&|()<>]*))"#,
                 &["pass", "pwd", "secret"],
             ),
             // `curl -u user:pass`, `--user user:pass`.
-            rule("user_password", r#"(?:^|\s)(?:-u|--user)(?:\s+|=)["']?[^\s:"']+:([^\s"']+)"#, &["-u", "--user"]),
+            rule(
+                "user_password",
+                r#"(?:^|\s)(?:-u|--user|-U|--proxy-user)(?:\s+|=)["']?[^\s:"']+:([^\s"']+)"#,
+                &["-u", "--user", "--proxy-user"],
+            ),
             // `mysql -pPASS`, any `--password=PASS`.
             rule(
                 "password_option",
-                r#"(?:^|\s)(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]*?\s-p([^\s"';&|]+)"#,
+                r#"(?:^|\s)(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]*?\s-p(?:'([^'\n]+)'|"([^"\n]+)"|([^\s"';&|]+))"#,
                 &["mysql", "mariadb"],
             ),
             rule(
@@ -206,8 +244,8 @@ pub fn rules() -> &'static [Rule] {
             ),
             rule(
                 "password_option",
-                r#"--password[= ](?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'$-][^\s"']*))"#,
-                &["--password"],
+                r#"--(?:(?:http|ftp|proxy|db|admin|api|bind|keystore|store)-)?(?:password|passphrase|passwd)[= ](?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'$-][^\s"']*))"#,
+                &["password", "passphrase", "passwd"],
             ),
             // Docker's `config.json`: `"auth": "base64(user:password)"`.
             rule("docker_auth", r#""auth"\s*:\s*"([A-Za-z0-9+/]{12,}={0,2})""#, &["\"auth\""]),
@@ -215,8 +253,10 @@ pub fn rules() -> &'static [Rule] {
             rule("netrc_password", r"(?:^|\s)machine\s+\S+\s+(?:login\s+\S+\s+)?password\s+(\S+)", &["machine"]),
             rule(
                 "pgpass_password",
-                r"(?m)^[A-Za-z0-9.\-*]+:(?:\d+|\*):[A-Za-z0-9_\-*]+:[A-Za-z0-9_.@\-*]+:(\S+)$",
-                &[":5432:", ":*:"],
+                // The host is `*` or a name (a letter or a dot in it): a
+                // MAC address or a time is not a `.pgpass` line.
+                r"(?m)^(?:\*|[A-Za-z0-9\-]*[A-Za-z.][A-Za-z0-9.\-]*):(?:\d{2,5}|\*):[A-Za-z0-9_\-*]+:[A-Za-z0-9_.@\-*]+:(\S+)$",
+                &[":"],
             ),
             // `password = "..."`, `"password": "..."` in code and config:
             // a quoted value of a name that says password is one, however
@@ -231,6 +271,15 @@ pub fn rules() -> &'static [Rule] {
                 r#"(?m)(?:^|\\n)[ \t]*-?[ \t]*["']?[A-Za-z0-9_.\-]*(?i:passw(?:or)?d|passphrase|pwd)["']?[ \t]*:[ \t]+([^\s#"'$&*{\[|>!%\\][^\s#\\]*)[ \t]*(?:$|\\n)"#,
                 &["pass", "pwd"],
             ),
+            // An INI or properties line (`password = Hunter2!` under a
+            // `[client]` section, `db.password=x`): the rest of the line,
+            // unless it is code (a call, an attribute, an index).
+            rule(
+                "password_assignment",
+                r#"(?m)^[ \t]*[A-Za-z0-9_.\-]*(?i:passw(?:or)?d|passphrase|pwd)[ \t]*=[ \t]*([^\s#;"'$`(\[{][^\n#;"'`()\[\]{}]*?)[ \t]*\r?$"#,
+                &["pass", "pwd"],
+            )
+            .not_code(),
             // `api_key: Zk3mZ8pL`: a key too short for the generic rule's
             // entropy floor, but with a digit and few repeats.
             rule(
@@ -265,6 +314,7 @@ pub fn rules() -> &'static [Rule] {
                 entropy: 3.5,
                 fold: false,
                 digit: false,
+                not_code: true,
                 compiled: OnceLock::new(),
             },
         ]
@@ -304,6 +354,19 @@ fn placeholder(v: &str) -> bool {
             "changeme" | "change_me" | "change-me" | "password" | "secret" | "true" | "false" | "null" | "none" | "~"
         )
         || v.chars().all(|c| c == first)
+}
+
+/// A value that is a name in code rather than a literal: a dotted name
+/// (`config.db.password`), a constant (`DB_PASSWORD`, `None`), or one
+/// word of letters that an assignment in Python or Ruby would read as a
+/// variable (`password = pw`).
+fn code_like(v: &str) -> bool {
+    let ident = |p: &str| {
+        p.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    let v = v.trim();
+    v.split('.').all(ident) && (v.contains('.') || v.chars().all(|c| c.is_ascii_alphabetic() || c == '_'))
 }
 
 /// A secret found in a text: its byte range and the rule that found it.
@@ -392,6 +455,7 @@ pub fn scan(text: &str) -> Vec<Found> {
                 if placeholder(value)
                     || (rule.entropy > 0.0 && entropy(value) < rule.entropy)
                     || (rule.digit && !value.chars().any(|c| c.is_ascii_digit()))
+                    || (rule.not_code && code_like(value))
                 {
                     continue;
                 }
