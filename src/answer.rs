@@ -71,49 +71,34 @@ pub(crate) fn hand_off_background(
     })
 }
 
-/// Fires the event and renders what `fire` prints. `handoff` is the
-/// warning to give when background hooks had to run within the event.
+/// Fires the event and renders what `fire` prints, with the library's
+/// answer for the calling agent (the one `serve` gives too). `handoff` is
+/// the warning to give when background hooks had to run within the event.
 pub(crate) async fn answer(
     hooks: &hookshot::HookSystem,
-    event: EventKind,
+    call: hookshot::Call,
     dialect: hookshot::Dialect,
-    input: Map<String, Value>,
     handoff: Option<String>,
-    host: Option<hookshot::Agent>,
 ) -> Answer {
-    let mut outcome = hooks.fire(event, input).await;
+    let agent = call.agent;
+    let mut outcome = hooks.call(call).await;
     crate::telemetry::record(&outcome);
     outcome.warnings.extend(handoff);
-    // In the shapes the calling agent applies (Codex's stricter ones).
-    if let Some(agent) = host {
-        agent.shape_answer(&mut outcome);
-    }
+    let said = hookshot::agent::answer(&mut outcome, agent, dialect);
     let mut stderr: Vec<String> = outcome
         .warnings
         .iter()
         .map(|w| format!("hookshot: warning: {w}"))
+        .chain(said.notes.iter().map(|n| format!("hookshot: {n}")))
         .collect();
-    // Claude Code reads a WorktreeCreate command hook's answer as a path on
-    // stdout; no path fails the creation.
-    let (stdout, code) =
-        if event == EventKind::WorktreeCreate && dialect == hookshot::Dialect::Claude && !outcome.is_blocked() {
-            match outcome.output.extra.get("worktreePath").and_then(Value::as_str) {
-                Some(path) if !path.is_empty() => (path.to_string(), 0),
-                _ => {
-                    stderr.push("hookshot: no WorktreeCreate hook answered with a worktree path".into());
-                    (String::new(), 1)
-                }
-            }
-        } else {
-            (
-                outcome.render(dialect).to_string(),
-                if outcome.is_blocked() { 2 } else { 0 },
-            )
-        };
-    if code == 2 {
+    if said.code == 2 {
         stderr.push(outcome.block_reason());
     }
-    Answer { stdout, stderr, code }
+    Answer {
+        stdout: said.stdout,
+        stderr,
+        code: said.code,
+    }
 }
 
 /// Who runs this `fire` as one of its hooks.

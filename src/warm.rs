@@ -476,9 +476,10 @@ impl Server {
         if let Err(why) = hand_off_background(&hooks, event, &request.input, &argv, Some(&request.env)) {
             return Reply::Oneshot(why);
         }
-        let env = Arc::new(request.env);
-        let fired = answer(&hooks, event, dialect, request.input, None, caller.host);
-        let mut answer = hookshot::with_caller_env(env, fired).await;
+        let call = hookshot::Call::new(event, request.input)
+            .from_agent(caller.host)
+            .with_env(Arc::new(request.env));
+        let mut answer = answer(&hooks, call, dialect, None).await;
         answer.stderr.splice(0..0, registry_warnings(&hooks));
         Reply::Answer(answer)
     }

@@ -380,6 +380,51 @@ impl Agent {
     }
 }
 
+/// What an agent gets back from hookshot run as its hook for one event,
+/// whichever door ran it (`fire`, the warm server, `serve`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct AgentAnswer {
+    /// What goes to standard output: the answer in the event's dialect,
+    /// or, for Claude Code's WorktreeCreate, the worktree's path.
+    pub stdout: String,
+    /// The exit code: 0, 2 for a block, 1 when the agent must see a
+    /// failure (a WorktreeCreate no hook answered).
+    pub code: u8,
+    /// What the user is told besides the outcome's warnings.
+    pub notes: Vec<String>,
+}
+
+/// The answer `agent` (or, with `None`, any caller) gets for `outcome`, an
+/// event named in `dialect`'s words: the outcome shaped as the agent
+/// applies answers ([`Agent::shape_answer`]), then rendered; Claude Code
+/// reads a WorktreeCreate command hook's answer as a path on stdout, and no
+/// path fails the creation.
+pub fn answer(outcome: &mut Outcome, agent: Option<Agent>, dialect: Dialect) -> AgentAnswer {
+    if let Some(agent) = agent {
+        agent.shape_answer(outcome);
+    }
+    if outcome.event == EventKind::WorktreeCreate && dialect == Dialect::Claude && !outcome.is_blocked() {
+        return match outcome.output.extra.get("worktreePath").and_then(Value::as_str) {
+            Some(path) if !path.is_empty() => AgentAnswer {
+                stdout: path.to_string(),
+                code: 0,
+                notes: Vec::new(),
+            },
+            _ => AgentAnswer {
+                stdout: String::new(),
+                code: 1,
+                notes: vec!["no WorktreeCreate hook answered with a worktree path".into()],
+            },
+        };
+    }
+    AgentAnswer {
+        stdout: outcome.render(dialect).to_string(),
+        code: if outcome.is_blocked() { 2 } else { 0 },
+        notes: Vec::new(),
+    }
+}
+
 impl std::fmt::Display for Agent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())

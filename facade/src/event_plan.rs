@@ -142,6 +142,17 @@ impl HookSystem {
         input: &Map<String, Value>,
         keep: impl Fn(&HookDef) -> bool,
     ) -> EventPlan {
+        self.event_plan_in(&self.default_cx(), event, input, keep)
+    }
+
+    /// [`HookSystem::event_plan`] for one event's caller.
+    pub(crate) fn event_plan_in(
+        &self,
+        cx: &crate::EventCx,
+        event: EventKind,
+        input: &Map<String, Value>,
+        keep: impl Fn(&HookDef) -> bool,
+    ) -> EventPlan {
         let mut planned = self.plan_for(event, input);
         planned.hooks.retain(|h| keep(h));
         let mut plan = EventPlan {
@@ -210,7 +221,7 @@ impl HookSystem {
         // An agent that kills hookshot at a hard limit (Codex, SessionEnd)
         // would leave the hooks' process groups running: the event ends
         // early enough for hookshot to end them itself (TERM, grace, KILL).
-        if let Some(limit) = self.caller().and_then(|a| a.hard_limit(event)) {
+        if let Some(limit) = cx.agent.and_then(|a| a.hard_limit(event)) {
             let room = self.runner_config().kill_grace + Duration::from_millis(500);
             let budget = limit.saturating_sub(room);
             plan.budget = Some(plan.budget.map_or(budget, |b| b.min(budget)));

@@ -62,6 +62,9 @@ use std::time::Duration;
 pub use background::BackgroundMode;
 pub use event_plan::{BackgroundJob, EventPlan, NotRun};
 pub use explain::{Explained, Explanation, Phase, Why};
+/// The agents hookshot answers as a hook of, and the answer each gets
+/// ([`agent::answer`]).
+pub use hookshot_core::agent;
 use hookshot_core::input::{SessionFacts, fill_common};
 pub use hookshot_core::{
     Agent, Decision, Dialect, EventKind, FailPolicy, HookDef, HookOutput, HookRecord, MatchTarget, MatcherSpec,
@@ -76,20 +79,57 @@ use hookshot_runner::{PlanRun, RunEnv, Runner};
 pub use listed::{Listed, ListedHook, ListedSource};
 pub use nesting::{MAX_DEPTH, PARENT_VAR};
 
-tokio::task_local! {
-    /// The environment the command hooks of the event being fired start
-    /// from, when it is not this process's ([`with_caller_env`]).
-    static CALLER_ENV: Arc<Vec<(String, String)>>;
+/// One event as its caller sends it: what every door (`fire`, `serve`, the
+/// warm server, an embedding app) hands [`HookSystem::call`], so the same
+/// event gets the same hooks, environment and answer whoever asks.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Call {
+    /// The event.
+    pub event: EventKind,
+    /// Its input, in any dialect's field names.
+    pub input: Map<String, Value>,
+    /// The agent that runs hookshot as its hook for this event, if any:
+    /// its hooks' shell and variables, its limits, the shapes of its
+    /// answers. `None`: hookshot is the agent (`replay`, an embedder).
+    pub agent: Option<Agent>,
+    /// The environment its command hooks start from, when it is not this
+    /// process's (a long-lived server answering callers whose environments
+    /// differ). Long-lived processes (process hooks, MCP servers) keep the
+    /// one they were started with.
+    pub env: Option<Arc<Vec<(String, String)>>>,
 }
 
-/// Runs `fire` (an event's [`HookSystem::fire`]) with `env` as the
-/// environment its command hooks start from instead of this process's: a
-/// long-lived server answering for callers whose environments differ gives
-/// each event's hooks its own caller's, as a one-shot run would.
-/// Long-lived processes (process hooks, MCP servers) keep the environment
-/// they were started with.
-pub async fn with_caller_env<F: std::future::Future>(env: Arc<Vec<(String, String)>>, fire: F) -> F::Output {
-    CALLER_ENV.scope(env, fire).await
+impl Call {
+    /// `event` with `input`, from no agent, in this process's environment.
+    pub fn new(event: EventKind, input: Map<String, Value>) -> Call {
+        Call {
+            event,
+            input,
+            agent: None,
+            env: None,
+        }
+    }
+
+    /// The same call, made by `agent`.
+    pub fn from_agent(mut self, agent: Option<Agent>) -> Call {
+        self.agent = agent;
+        self
+    }
+
+    /// The same call, its command hooks starting from `env`.
+    pub fn with_env(mut self, env: Arc<Vec<(String, String)>>) -> Call {
+        self.env = Some(env);
+        self
+    }
+}
+
+/// What travels with one event through planning and running: the calling
+/// agent and the environment hooks start from.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct EventCx {
+    pub(crate) agent: Option<Agent>,
+    pub(crate) env: Option<Arc<Vec<(String, String)>>>,
 }
 
 /// What an approval of `file` (trusted for `scope`, its hooks run in
@@ -1014,10 +1054,19 @@ impl HookSystem {
         fill_common(input, event, &facts);
     }
 
-    /// The agent this system answers as a hook of (`fire --agent`, or told
-    /// from the environment), if any.
+    /// The agent this system was loaded to answer as a hook of (`fire
+    /// --agent`, or told from the environment), if any: the agent of a
+    /// [`HookSystem::fire`] that names none.
     pub(crate) fn caller(&self) -> Option<Agent> {
         self.services.reload_from.as_ref().and_then(|s| s.hook_of)
+    }
+
+    /// The context of an event fired without a [`Call`].
+    pub(crate) fn default_cx(&self) -> EventCx {
+        EventCx {
+            agent: self.caller(),
+            env: None,
+        }
     }
 
     /// How the runner ends a hook (the grace between TERM and KILL).
@@ -1030,14 +1079,14 @@ impl HookSystem {
     /// running now, so a hookshot one of them starts does not run them again.
     /// `gemini`: some hook of the event is gemini-cli's (it gets
     /// `GEMINI_PLANS_DIR`).
-    fn env(&self, event: EventKind, input: &Map<String, Value>, running: &[u64], gemini: bool) -> RunEnv {
+    fn env(&self, cx: &EventCx, event: EventKind, input: &Map<String, Value>, running: &[u64], gemini: bool) -> RunEnv {
         let wd = self.services.workdir.display().to_string();
         let session = input
             .get("session_id")
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty())
             .unwrap_or(&self.services.session_id);
-        let codex = self.caller() == Some(Agent::Codex);
+        let codex = cx.agent == Some(Agent::Codex);
         let mut vars: Vec<(String, String)> = vec![
             ("GEMINI_PROJECT_DIR".into(), wd.clone()),
             ("CLAUDE_PROJECT_DIR".into(), wd.clone()),
@@ -1058,11 +1107,11 @@ impl HookSystem {
         }
         // The calling agent's hooks get the variables it sets, no other:
         // Codex sets none for its hooks in Claude Code's format.
-        if let Some(agent) = self.caller() {
+        if let Some(agent) = cx.agent {
             let format = agent.dialect().hook_vars();
             vars.retain(|(k, _)| !format.contains(&k.as_str()) || agent.hook_vars().contains(&k.as_str()));
         }
-        let base = CALLER_ENV.try_with(Arc::clone).ok();
+        let base = cx.env.clone();
         let caller = |name: &str| match &base {
             Some(b) => b.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()),
             None => std::env::var(name).ok(),
@@ -1119,12 +1168,34 @@ impl HookSystem {
         self.fire_where(event, input, |_| true).await
     }
 
+    /// Runs the hooks of one event as its caller sent it ([`Call`]): the
+    /// calling agent's shell, variables and limits, the caller's
+    /// environment. [`HookSystem::fire`] is a call from the agent this
+    /// system was loaded for.
+    pub async fn call(&self, call: Call) -> Outcome {
+        let cx = EventCx {
+            agent: call.agent,
+            env: call.env,
+        };
+        self.fire_in(&cx, call.event, call.input, |_| true).await
+    }
+
     /// Like [`HookSystem::fire`], running only the matched hooks `keep`
     /// accepts: an agent that calls one event at two moments for different
     /// dialects (jcli's `post_llm_response` once per answer, gemini's
     /// `AfterModel` per chunk) fires each part with its own hooks.
     pub async fn fire_where(
         &self,
+        event: EventKind,
+        input: Map<String, Value>,
+        keep: impl Fn(&HookDef) -> bool,
+    ) -> Outcome {
+        self.fire_in(&self.default_cx(), event, input, keep).await
+    }
+
+    async fn fire_in(
+        &self,
+        cx: &EventCx,
         event: EventKind,
         mut input: Map<String, Value>,
         keep: impl Fn(&HookDef) -> bool,
@@ -1134,7 +1205,7 @@ impl HookSystem {
         let span = tracing::info_span!("event", event = %event, hooks = tracing::field::Empty, decision = tracing::field::Empty);
         // Boxed: the run's future is large, and wrapping it in the span
         // moved it whole on every event (a tenth of the sidecar's time).
-        let outcome = Box::pin(self.run_hooks(event, &mut input, keep))
+        let outcome = Box::pin(self.run_hooks(cx, event, &mut input, keep))
             .instrument(span.clone())
             .await;
         span.record("hooks", outcome.records.len());
@@ -1154,6 +1225,7 @@ impl HookSystem {
 
     async fn run_hooks(
         &self,
+        cx: &EventCx,
         event: EventKind,
         input: &mut Map<String, Value>,
         keep: impl Fn(&HookDef) -> bool,
@@ -1165,7 +1237,7 @@ impl HookSystem {
         } else {
             Vec::new()
         };
-        let mut outcome = self.run_plan(event, input, keep).await;
+        let mut outcome = self.run_plan(cx, event, input, keep).await;
         for d in delivered {
             if let Some(c) = d.context {
                 let joined = match outcome.output.additional_context.take() {
@@ -1195,11 +1267,12 @@ impl HookSystem {
 
     async fn run_plan(
         &self,
+        cx: &EventCx,
         event: EventKind,
         input: &mut Map<String, Value>,
         keep: impl Fn(&HookDef) -> bool,
     ) -> Outcome {
-        let mut plan = self.event_plan(event, input, keep);
+        let mut plan = self.event_plan_in(cx, event, input, keep);
         if let Some(depth) = plan.nesting_limit {
             let mut o = Outcome::empty(event);
             let why = format!(
@@ -1218,7 +1291,7 @@ impl HookSystem {
             return Outcome::empty(event);
         }
         let gemini = plan.running().any(|h| h.dialect == Dialect::Gemini);
-        let mut env = self.env(event, input, &plan.prints, gemini);
+        let mut env = self.env(cx, event, input, &plan.prints, gemini);
         // What was approved is checked again as each hook of an approved
         // file starts: a script swapped since the load does not run.
         if plan.running().any(|h| h.source.needs_trust()) {
@@ -1251,7 +1324,7 @@ impl HookSystem {
                 hookshot_aggregator::chain(event, input, output)
             })
             .await;
-        let codex = self.caller() == Some(Agent::Codex);
+        let codex = cx.agent == Some(Agent::Codex);
         if codex {
             context_cap::cut(&mut records, event, &self.session_of(input));
         }

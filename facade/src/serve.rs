@@ -186,11 +186,12 @@ pub async fn handle(hooks: &HookSystem, line: String, observer: Option<&Observer
                 }
             };
             let kept = observer.filter(|o| o.with_input).map(|_| input.clone());
-            let mut outcome = hooks.fire(event, input).await;
-            if let Some(agent) = agent {
-                agent.shape_answer(&mut outcome);
-            }
-            let output = outcome.render(dialect);
+            // The same call and answer as `hookshot fire --agent`: the
+            // agent's shell, variables and limits for its hooks, its shapes.
+            let mut outcome = hooks.call(crate::Call::new(event, input).from_agent(agent)).await;
+            let said = crate::agent::answer(&mut outcome, agent, dialect);
+            let output = serde_json::from_str(&said.stdout).unwrap_or(Value::String(said.stdout));
+            outcome.warnings.extend(said.notes);
             if let Some(o) = observer {
                 (o.on_fire)(Fired {
                     event: name,

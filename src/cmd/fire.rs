@@ -269,7 +269,8 @@ async fn fire_loaded(
         // Run them within the event rather than not at all.
         hooks.set_background(hookshot::BackgroundMode::Inline, hookshot::background::spool::dir());
     }
-    let answer = answer(&hooks, event, dialect, input, handoff, caller.host).await;
+    let call = hookshot::Call::new(event, input).from_agent(caller.host);
+    let answer = answer(&hooks, call, dialect, handoff).await;
     // Observers were sent this event: let them read it before they go.
     hooks.shutdown().await;
     answer
