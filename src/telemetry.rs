@@ -214,7 +214,7 @@ struct Ureq(ureq::Agent);
 
 impl Ureq {
     fn new(timeout: Duration) -> Ureq {
-        hookshot_core::name_services::pin();
+        hookshot_platform::name_services::pin();
         Ureq(
             ureq::Agent::config_builder()
                 .timeout_global(Some(timeout))

@@ -143,12 +143,7 @@ impl Identity {
     /// variable or folder name that is not UTF-8).
     fn now(sources: &Sources) -> Option<Identity> {
         let context = environment()?.into_iter().filter(|(k, _)| context_var(k)).collect();
-        let status = std::fs::read_to_string("/proc/self/status").ok()?;
-        let umask = status
-            .lines()
-            .find_map(|l| l.strip_prefix("Umask:"))?
-            .trim()
-            .to_string();
+        let umask = format!("{:04o}", hookshot_platform::process::umask());
         Some(Identity {
             cwd: std::env::current_dir().ok()?,
             cwd_id: cwd_id()?,
@@ -302,7 +297,8 @@ async fn ask(stream: tokio::net::UnixStream, exe: &Path, line: &[u8]) -> Result<
     let peer = stream.peer_cred().map_err(|e| e.to_string())?;
     let server_exe = peer
         .pid()
-        .and_then(|p| std::fs::read_link(format!("/proc/{p}/exe")).ok());
+        .and_then(|p| u32::try_from(p).ok())
+        .and_then(hookshot_platform::process::exe_of);
     if peer.uid() != nix::unistd::getuid().as_raw() || server_exe.as_deref() != Some(exe) {
         return Err("the socket is not served by this hookshot of this user's".into());
     }

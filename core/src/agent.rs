@@ -577,20 +577,12 @@ fn codex_shell_program(passwd: Option<String>, path: Option<std::ffi::OsString>)
         .unwrap_or_else(|| "/bin/sh".into())
 }
 
-/// The current user's shell in `/etc/passwd`.
+/// The current user's shell in the user database (`/etc/passwd`, or
+/// macOS's Directory Services: `getpwuid`, as Codex asks).
 fn passwd_shell() -> Option<String> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let uid = status
-        .lines()
-        .find_map(|l| l.strip_prefix("Uid:"))?
-        .split_whitespace()
-        .next()?
-        .to_string();
-    let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
-    passwd.lines().find_map(|l| {
-        let f: Vec<&str> = l.split(':').collect();
-        (f.len() >= 7 && f[2] == uid && !f[6].is_empty()).then(|| f[6].to_string())
-    })
+    let user = nix::unistd::User::from_uid(nix::unistd::getuid()).ok()??;
+    let shell = user.shell.to_str()?.to_string();
+    (!shell.is_empty()).then_some(shell)
 }
 
 #[cfg(test)]

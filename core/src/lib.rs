@@ -14,7 +14,6 @@ pub mod event;
 pub mod hook;
 pub mod input;
 pub mod judge;
-pub mod name_services;
 pub mod outcome;
 pub mod output;
 pub mod paths;

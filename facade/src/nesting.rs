@@ -95,20 +95,11 @@ pub fn parent_value(fingerprints: &[u64]) -> String {
     format!("{}:{}", std::process::id(), list.join(","))
 }
 
-fn exe_of(pid: &str) -> Option<PathBuf> {
-    std::fs::read_link(format!("/proc/{pid}/exe")).ok()
-}
-
-fn parent_of(pid: u32) -> Option<u32> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // `pid (comm) state ppid ...`; comm may hold spaces and parentheses.
-    let rest = &stat[stat.rfind(')')? + 1..];
-    rest.split_whitespace().nth(1)?.parse().ok()
-}
+use hookshot_platform::process::{exe_of, own_exe, parent_of};
 
 /// The pids of the ancestors that run this same executable, nearest first.
 fn hookshot_ancestors() -> Vec<u32> {
-    let Some(me) = exe_of("self") else {
+    let Some(me) = own_exe() else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -117,7 +108,7 @@ fn hookshot_ancestors() -> Vec<u32> {
         if pid <= 1 {
             break;
         }
-        if exe_of(&pid.to_string()).as_ref() == Some(&me) {
+        if exe_of(pid).as_ref() == Some(&me) {
             out.push(pid);
         }
         match parent_of(pid) {

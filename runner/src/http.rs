@@ -43,7 +43,7 @@ pub enum Answer {
 fn agent() -> &'static ureq::Agent {
     static AGENT: std::sync::OnceLock<ureq::Agent> = std::sync::OnceLock::new();
     AGENT.get_or_init(|| {
-        hookshot_core::name_services::pin();
+        hookshot_platform::name_services::pin();
         ureq::Agent::config_builder()
             .http_status_as_error(false)
             .max_redirects(0)
