@@ -4,8 +4,11 @@ and the workspace's one version number.
 
     scripts/package.py --out DIR [--binary PATH] [--target TRIPLE]
 
-Without --binary it builds one, static (`cargo static-build`'s flags, for
---target when given). DIR receives:
+Without --binary it builds one, static on Linux (`cargo static-build`'s
+flags), for --target when given: another machine's target is built with
+`cargo zigbuild` (zig as the C compiler and linker: `pip install ziglang
+cargo-zigbuild`, and `rustup target add TRIPLE`), which links macOS
+binaries without an SDK. DIR receives:
 
 - `hookshot-cli-<platform>-<version>.tgz`: the platform package holding the
   binary (`hookshot-cli-linux-x64`, `hookshot-cli-linux-x64-musl`, ...),
@@ -55,9 +58,14 @@ TARGETS = {
     "x86_64-unknown-linux-musl": ("linux", "x64", "musl", "x86_64"),
     "aarch64-unknown-linux-gnu": ("linux", "arm64", "glibc", "aarch64"),
     "aarch64-unknown-linux-musl": ("linux", "arm64", "musl", "aarch64"),
+    "aarch64-apple-darwin": ("darwin", "arm64", None, "arm64"),
+    "x86_64-apple-darwin": ("darwin", "x64", None, "x86_64"),
 }
 # Every platform package the launcher may find, whether built here or not.
-PLATFORMS = ["linux-x64", "linux-x64-musl", "linux-arm64", "linux-arm64-musl"]
+PLATFORMS = ["linux-x64", "linux-x64-musl", "linux-arm64", "linux-arm64-musl", "darwin-arm64", "darwin-x64"]
+# The oldest macOS each macOS binary runs on (Rust's own minimum per
+# architecture), which its wheel's tag names.
+MACOS = {"arm64": "11_0", "x86_64": "10_12"}
 # The wheel's file name spells the project name with `_` (PEP 427).
 DIST = NAME.replace("-", "_")
 
@@ -84,8 +92,25 @@ def build(target):
     flags = ["-C", "relocation-model=static"]
     if target.endswith("-gnu"):
         flags = ["-C", "target-feature=+crt-static"] + flags
-    cmd = ["cargo", "build", "--profile", "dist", "--locked", "--bin", "hookshot", "--target", target,
-           "--config", f"target.{target}.rustflags = {json.dumps(flags)}"]
+    if "apple" in target:
+        # macOS wants position-independent executables, linked to its
+        # libSystem (it has no static C library).
+        flags = []
+    cross = target != host_target()
+    if cross and target.endswith("-gnu"):
+        # zig links glibc only dynamically; `.2.17` below asks for the
+        # oldest glibc Rust supports, so the binary runs on every
+        # distribution.
+        flags = []
+    if cross and "linux" in target:
+        # This machine's `strip` reads only its own architecture: the
+        # linker leaves the symbols out instead.
+        flags += ["-C", "strip=symbols"]
+    build_cmd = ["zigbuild"] if cross else ["build"]
+    zig_target = target + (".2.17" if cross and target.endswith("-gnu") else "")
+    cmd = ["cargo", *build_cmd, "--profile", "dist", "--locked", "--bin", "hookshot", "--target", zig_target]
+    if flags:
+        cmd += ["--config", f"target.{target}.rustflags = {json.dumps(flags)}"]
     subprocess.check_call(cmd, cwd=ROOT)
     target_dir = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
     return os.path.join(target_dir, target, "dist", "hookshot")
@@ -99,7 +124,7 @@ def stripped(binary, work):
         return binary
     copy = os.path.join(work, "hookshot.stripped")
     shutil.copy2(binary, copy)
-    if subprocess.run([strip, copy]).returncode != 0:
+    if subprocess.run([strip, copy], stderr=subprocess.DEVNULL).returncode != 0:
         return binary
     return copy
 
@@ -114,6 +139,8 @@ def glibc_needed(binary):
 
 
 def wheel_tag(binary, libc, arch):
+    if arch in MACOS and libc is None:
+        return f"macosx_{MACOS[arch]}_{arch}"
     if libc == "musl":
         return f"musllinux_1_2_{arch}"
     major, minor = glibc_needed(binary) or (2, 17)

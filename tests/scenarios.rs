@@ -7,7 +7,9 @@
 //! `expect`, and a `hooks/` folder copied to `work/.hooks/`.
 //!
 //! `HOOKSHOT_SCENARIOS=DIR[:DIR…]` runs other folders of scenarios the
-//! same way (a scenario folder, or a folder of them).
+//! same way (a scenario folder, or a folder of them);
+//! `HOOKSHOT_SCENARIOS_BIN=PROGRAM` runs them with another build of
+//! hookshot (`scripts/cross.py`: the arm64 binary under qemu).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -487,7 +489,8 @@ fn run_scenario(dir: &Path) -> Vec<String> {
     let home = tmp.path().join("home");
     std::fs::create_dir_all(home.join(".config")).unwrap();
     let transcript = tmp.path().join("transcript.jsonl");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hookshot"));
+    let program = std::env::var_os("HOOKSHOT_SCENARIOS_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_hookshot").into());
+    let mut cmd = Command::new(program);
     cmd.arg("replay").arg(&fixture);
     for (i, s) in spec["settings"].as_array().into_iter().flatten().enumerate() {
         let (ext, text) = match s {

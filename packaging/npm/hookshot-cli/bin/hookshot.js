@@ -47,7 +47,7 @@ if (!binary) {
   const wanted = candidates().join(" or ");
   process.stderr.write(
     `hookshot: no native binary for ${process.platform}-${process.arch} (looked for the npm package ${wanted}).\n` +
-      "hookshot ships binaries for linux-x64; elsewhere, build it from a clone of its repository: `cargo install --path . --locked`,\n" +
+      "hookshot ships binaries for linux-x64, linux-arm64 (glibc and musl), darwin-arm64 and darwin-x64; elsewhere, build it from a clone of its repository: `cargo install --path . --locked`,\n" +
       "or, if npm skipped optional dependencies (--omit=optional), reinstall without that option.\n",
   );
   process.exit(1);
