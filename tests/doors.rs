@@ -29,6 +29,17 @@ fn input(p: &Project) -> Value {
     json!({"session_id": "s1", "prompt": "hello", "cwd": p.path("proj"), "turn_id": "t1"})
 }
 
+/// `hookshot ARGS` in `proj/` with hookshot's settings of `tag`, its
+/// shell not named by `$SHELL` (Codex reads the user database).
+fn door(p: &Project, args: &[&str], tag: &str) -> std::process::Child {
+    let settings = settings(p, tag);
+    let mut all = args.to_vec();
+    all.extend(["--workdir", "proj", "--settings", settings.to_str().unwrap()]);
+    let mut c = p.command(&all);
+    c.env_remove("SHELL");
+    c.spawn().unwrap()
+}
+
 /// What the answer says once the paths that differ by run (a saved
 /// context's file) are taken out.
 fn normalized(answer: &Value) -> String {
@@ -49,19 +60,7 @@ fn fire_and_serve_give_hooks_the_same_environment_and_the_agent_the_same_answer(
             "UserPromptSubmit"
         };
         // One-shot.
-        let fired_settings = settings(&p, "fire");
-        let mut c = p.command(&[
-            "fire",
-            event,
-            "--agent",
-            agent,
-            "--workdir",
-            "proj",
-            "--settings",
-            fired_settings.to_str().unwrap(),
-        ]);
-        c.env_remove("SHELL");
-        let mut child = c.spawn().unwrap();
+        let mut child = door(&p, &["fire", event, "--agent", agent], "fire");
         let _ = write_stdin(&mut child, input(&p).to_string().as_bytes());
         let fired = child.wait_with_output().unwrap();
         assert_eq!(
@@ -72,16 +71,7 @@ fn fire_and_serve_give_hooks_the_same_environment_and_the_agent_the_same_answer(
         );
         let fired_answer: Value = serde_json::from_slice(&fired.stdout).unwrap_or(Value::Null);
         // The sidecar.
-        let served_settings = settings(&p, "serve");
-        let mut c = p.command(&[
-            "serve",
-            "--workdir",
-            "proj",
-            "--settings",
-            served_settings.to_str().unwrap(),
-        ]);
-        c.env_remove("SHELL");
-        let mut child = c.spawn().unwrap();
+        let mut child = door(&p, &["serve"], "serve");
         let mut stdin = child.stdin.take().unwrap();
         let mut stdout = BufReader::new(child.stdout.take().unwrap());
         let request = json!({"jsonrpc": "2.0", "id": 1, "method": "fire",

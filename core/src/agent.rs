@@ -652,22 +652,18 @@ mod tests {
         std::fs::write(bin.join("bash"), "").unwrap();
         let path = Some(std::env::join_paths([&other, &bin]).unwrap());
         let at = |d: &std::path::Path, n: &str| d.join(n).to_string_lossy().into_owned();
-        assert_eq!(
-            codex_shell_program(Some(at(&other, "zsh")), path.clone()),
-            at(&other, "zsh")
-        );
-        assert_eq!(
-            codex_shell_program(Some(at(&other, "sh")), path.clone()),
-            at(&other, "sh")
-        );
-        assert_eq!(
-            codex_shell_program(Some(at(&other, "dash")), path.clone()),
-            at(&bin, "bash")
-        );
-        assert_eq!(
-            codex_shell_program(Some(at(&other, "fish")), path.clone()),
-            at(&bin, "bash")
-        );
+        for (passwd, runs) in [
+            (at(&other, "zsh"), at(&other, "zsh")),
+            (at(&other, "sh"), at(&other, "sh")),
+            (at(&other, "dash"), at(&bin, "bash")),
+            (at(&other, "fish"), at(&bin, "bash")),
+        ] {
+            assert_eq!(
+                codex_shell_program(Some(passwd.clone()), path.clone()),
+                runs,
+                "{passwd}"
+            );
+        }
         assert_eq!(codex_shell_program(None, path), at(&bin, "bash"));
         assert_eq!(codex_shell_program(None, None), "/bin/sh");
         assert_eq!(codex_shell()[1], "-c");
