@@ -78,11 +78,13 @@ pub(crate) async fn answer(
     hooks: &hookshot::HookSystem,
     call: hookshot::Call,
     dialect: hookshot::Dialect,
+    caller: &Caller,
     handoff: Option<String>,
 ) -> Answer {
     let agent = call.agent;
     let mut outcome = hooks.call(call).await;
     crate::telemetry::record(&outcome);
+    outcome.warnings.splice(0..0, caller.warning());
     outcome.warnings.extend(handoff);
     let said = hookshot::agent::answer(&mut outcome, agent, dialect);
     let mut stderr: Vec<String> = outcome
@@ -107,6 +109,11 @@ pub(crate) struct Caller {
     /// The agent, when known: its own settings files are then its business
     /// (it runs those hooks itself); loading them too would run each twice.
     pub(crate) host: Option<hookshot::Agent>,
+    /// An agent hookshot does not model that set its own variable beside
+    /// the agent's above (Copilot CLI and Qwen Code set Claude Code's
+    /// `CLAUDE_PROJECT_DIR` too; Copilot CLI runs Claude Code's project
+    /// files): answered as `host`, which it reads only in part, and told.
+    pub(crate) posing: Option<&'static str>,
 }
 
 impl Caller {
@@ -119,14 +126,38 @@ impl Caller {
         dialect: hookshot::Dialect,
         input: &Map<String, Value>,
     ) -> Caller {
-        match named {
-            Some(agent) => Caller {
-                host: Some(agent.core()),
-            },
-            None => Caller {
-                host: calling_agent(event, dialect, from_codex(dialect, input)),
-            },
+        let host = match named {
+            Some(agent) => Some(agent.core()),
+            None => calling_agent(event, dialect, from_codex(dialect, input)),
+        };
+        Caller {
+            host,
+            posing: posing_agent(),
         }
+    }
+
+    /// What the user is told when an agent hookshot does not model called.
+    pub(crate) fn warning(&self) -> Option<String> {
+        let who = self.posing?;
+        let as_ = self.host.map_or("the event's own agent".to_string(), |a| a.to_string());
+        Some(format!(
+            "called by {who}, which hookshot does not support yet: answered as {as_} would be, which {who} reads only in part \
+             (a block still blocks; its reason, a question or a rewrite may be lost)"
+        ))
+    }
+}
+
+/// The agent hookshot does not model that runs this `fire`, by the
+/// variable it sets for its hooks alone: Copilot CLI's `COPILOT_CLI`, Qwen
+/// Code's `QWEN_PROJECT_DIR`.
+pub(crate) fn posing_agent() -> Option<&'static str> {
+    let set = |v: &str| std::env::var_os(v).is_some_and(|x| !x.is_empty());
+    if set("COPILOT_CLI") {
+        Some("GitHub Copilot CLI")
+    } else if set("QWEN_PROJECT_DIR") {
+        Some("Qwen Code")
+    } else {
+        None
     }
 }
 

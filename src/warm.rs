@@ -82,7 +82,17 @@ struct Identity {
 fn context_var(name: &str) -> bool {
     matches!(
         name,
-        "HOME" | "PATH" | "USER" | "LOGNAME" | "SHELL" | "TMPDIR" | "CLAUDE_PROJECT_DIR" | "GEMINI_PROJECT_DIR"
+        "HOME"
+            | "PATH"
+            | "USER"
+            | "LOGNAME"
+            | "SHELL"
+            | "TMPDIR"
+            | "CLAUDE_PROJECT_DIR"
+            | "GEMINI_PROJECT_DIR"
+            // Who called, for agents hookshot does not model (answer.rs).
+            | "COPILOT_CLI"
+            | "QWEN_PROJECT_DIR"
     ) || ["HOOKSHOT_", "XDG_", "OTEL_", "RUST_LOG"]
         .iter()
         .any(|p| name.starts_with(p))
@@ -475,7 +485,7 @@ impl Server {
         let call = hookshot::Call::new(event, request.input)
             .from_agent(caller.host)
             .with_env(Arc::new(request.env));
-        let mut answer = answer(&hooks, call, dialect, None).await;
+        let mut answer = answer(&hooks, call, dialect, &caller, None).await;
         answer.stderr.splice(0..0, registry_warnings(&hooks));
         Reply::Answer(answer)
     }

@@ -1186,3 +1186,37 @@ fn an_installed_plugin_s_hooks_get_its_options() {
         "20|main,release|true|0.5"
     );
 }
+
+/// Copilot CLI runs Claude Code's project files, so it calls hookshot's
+/// Claude Code registration; it and Qwen Code also set Claude Code's
+/// `CLAUDE_PROJECT_DIR`. Their own variables tell them apart: the block
+/// still blocks, and the user is told that the answer is Claude Code's,
+/// which that agent reads only in part.
+#[test]
+fn an_agent_posing_as_claude_code_is_named() {
+    let p = Project::new();
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+            "command": "cat >/dev/null; echo 'guard says no' >&2; exit 2"}]}]}})
+        .to_string(),
+    );
+    for (var, who) in [("COPILOT_CLI", "GitHub Copilot CLI"), ("QWEN_PROJECT_DIR", "Qwen Code")] {
+        let dir = p.path("proj").display().to_string();
+        let o = p.fire(
+            "PreToolUse",
+            &bash("rm -rf x"),
+            &["--agent", "claude"],
+            &[(var, "1"), ("CLAUDE_PROJECT_DIR", dir.as_str())],
+        );
+        assert_eq!(o.status.code(), Some(2), "{who}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("called by {who}")),
+            "{who}: {}",
+            stderr(&o)
+        );
+        assert!(stderr(&o).contains("guard says no"), "{}", stderr(&o));
+    }
+    let o = p.fire("PreToolUse", &bash("rm -rf x"), &["--agent", "claude"], &[]);
+    assert!(!stderr(&o).contains("called by"), "{}", stderr(&o));
+}

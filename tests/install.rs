@@ -791,3 +791,30 @@ fn a_codex_import_whose_record_is_gone_says_its_hooks_need_approving_again() {
     let back = std::fs::read_to_string(p.path("home/.codex/hooks.json")).unwrap();
     assert!(back.contains("sh guard.sh"), "{back}");
 }
+
+/// Copilot CLI runs Claude Code's project files, hookshot's registration
+/// among them: `doctor` says so where Copilot CLI is installed, and only
+/// there.
+#[test]
+fn doctor_tells_that_copilot_cli_calls_the_claude_code_registration() {
+    let p = Project::new();
+    let out = p
+        .command(&["install", "--agent", "claude", "--project", "proj"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let doctor = || {
+        text(
+            &p.command(&["doctor", "--workdir", "proj"])
+                .env("PATH", "/usr/bin:/bin")
+                .output()
+                .unwrap(),
+        )
+        .0
+    };
+    assert!(!doctor().contains("Copilot"), "{}", doctor());
+    std::fs::create_dir_all(p.path("home/.copilot")).unwrap();
+    let report = doctor();
+    assert!(report.contains("GitHub Copilot CLI is installed and runs"), "{report}");
+    assert!(report.contains("settings.local.json"), "{report}");
+}

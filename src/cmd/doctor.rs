@@ -75,6 +75,14 @@ pub(crate) fn run(args: DoctorArgs) -> Result<u8, Fail> {
                 bad += 1;
                 println!("  PROBLEM: {agent} ({scope}) runs {m}, which is not there or not executable");
             }
+            // Copilot CLI runs Claude Code's project files too, so it calls
+            // this registration; a note, not a problem: blocks still block.
+            if agent == Agent::Claude && dir.is_some() && copilot_present() {
+                println!(
+                    "  note: GitHub Copilot CLI is installed and runs {} too: it calls hookshot as Claude Code, gets Claude Code's answers and reads them only in part (a block still blocks; its reason, a question or a rewrite may be lost); hookshot does not support Copilot CLI yet",
+                    r.file.display()
+                );
+            }
         }
     }
     println!("sources:");
@@ -192,4 +200,12 @@ fn codex_pending(agent: Agent, scope: &str, a: &Approval) -> usize {
         println!("    {why}: {}", events.join(", "));
     }
     a.pending.len()
+}
+
+/// Whether GitHub Copilot CLI is on this machine: `copilot` on `PATH`, or
+/// its folder in the home.
+fn copilot_present() -> bool {
+    let on_path =
+        std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("copilot").is_file()));
+    on_path || hookshot_core::paths::home().is_some_and(|h| h.join(".copilot").is_dir())
 }

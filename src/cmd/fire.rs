@@ -270,7 +270,7 @@ async fn fire_loaded(
         hooks.set_background(hookshot::BackgroundMode::Inline, hookshot::background::spool::dir());
     }
     let call = hookshot::Call::new(event, input).from_agent(caller.host);
-    let answer = answer(&hooks, call, dialect, handoff).await;
+    let answer = answer(&hooks, call, dialect, &caller, handoff).await;
     // Observers were sent this event: let them read it before they go.
     hooks.shutdown().await;
     answer
