@@ -16,6 +16,7 @@ use crate::{Decision, Dialect, EventKind, Outcome};
 /// An agent that runs hookshot as one of its hooks, or whose files
 /// hookshot reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Agent {
     /// Claude Code.
     Claude,

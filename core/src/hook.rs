@@ -276,6 +276,7 @@ pub struct HookOptions {
 /// controlled went on without it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Background {
     /// The agent waits for it: an ordinary hook.
     #[default]

@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 /// A hook's verdict on the action at hand.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Decision {
     /// No opinion (the default).
     #[default]

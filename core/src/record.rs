@@ -48,6 +48,7 @@ pub struct Captured {
 /// log records the kind beside the message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum FailureKind {
     /// It did not finish (or answer) within its timeout.
     Timeout,

@@ -25,6 +25,7 @@ use tokio::task::JoinSet;
 
 /// Where a host runs the hooks the agent does not wait for.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum BackgroundMode {
     /// As tasks of this process, results held in memory (`serve`, `replay`,
     /// an embedding app). Cancelled by [`crate::HookSystem::shutdown`], as

@@ -49,6 +49,7 @@ pub struct EventPlan {
 
 /// Why a hook that matched does not run.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum NotRun {
     /// The hookshot above this one (which started one of its hooks, which
     /// started this process) runs it already.

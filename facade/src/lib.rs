@@ -150,6 +150,7 @@ use tracing::Instrument;
 
 /// Why a hook system could not be built.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// A settings file is unreadable or wrong.
     #[error(transparent)]
@@ -165,6 +166,7 @@ pub enum Error {
 
 /// How the hooks of one event run, whatever their definitions ask.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Strategy {
     /// As the definitions say: sequential when any matched hook asks for it.
     #[default]
