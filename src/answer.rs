@@ -56,14 +56,13 @@ impl Answer {
 /// gets (a warm server's caller's) instead of this process's.
 pub(crate) fn hand_off_background(
     hooks: &hookshot::HookSystem,
-    event: EventKind,
-    input: &Map<String, Value>,
+    planned: &hookshot::Planned,
     argv: &[std::ffi::OsString],
     env: Option<&[(String, String)]>,
 ) -> Result<(), String> {
     // Exactly what this process's own plan sends elsewhere: the hooks a
     // hookshot above runs already are not handed off again.
-    let Some(job) = hooks.background_job(event, input) else {
+    let Some(job) = hooks.background_job(planned) else {
         return Ok(());
     };
     hand_off(&job, hooks.background_spool(), argv, env).map_err(|e| {
@@ -76,13 +75,13 @@ pub(crate) fn hand_off_background(
 /// the warning to give when background hooks had to run within the event.
 pub(crate) async fn answer(
     hooks: &hookshot::HookSystem,
-    call: hookshot::Call,
+    planned: hookshot::Planned,
     dialect: hookshot::Dialect,
     caller: &Caller,
     handoff: Option<String>,
 ) -> Answer {
-    let agent = call.agent;
-    let mut outcome = hooks.call(call).await;
+    let agent = planned.call().agent;
+    let mut outcome = hooks.call_planned(planned).await;
     crate::telemetry::record(&outcome);
     outcome.warnings.splice(0..0, caller.warning());
     outcome.warnings.extend(handoff);

@@ -477,15 +477,18 @@ impl Server {
             ));
         }
         let argv: Vec<OsString> = request.argv.into_iter().map(OsString::from).collect();
+        let env = Arc::new(request.env);
+        let planned = hooks.plan_call(
+            hookshot::Call::new(event, request.input)
+                .from_agent(caller.host)
+                .with_env(Arc::clone(&env)),
+        );
         // The one-shot run hands off as well and, failing that, runs them
         // within the event: its answer is the exact one.
-        if let Err(why) = hand_off_background(&hooks, event, &request.input, &argv, Some(&request.env)) {
+        if let Err(why) = hand_off_background(&hooks, &planned, &argv, Some(&env)) {
             return Reply::Oneshot(why);
         }
-        let call = hookshot::Call::new(event, request.input)
-            .from_agent(caller.host)
-            .with_env(Arc::new(request.env));
-        let mut answer = answer(&hooks, call, dialect, &caller, None).await;
+        let mut answer = answer(&hooks, planned, dialect, &caller, None).await;
         answer.stderr.splice(0..0, registry_warnings(&hooks));
         Reply::Answer(answer)
     }

@@ -92,24 +92,22 @@ pub struct BackgroundJob {
 }
 
 impl HookSystem {
-    /// The background job of `event` for `input`: `None` when its plan
-    /// runs no background hook elsewhere (none matched, the parent runs
-    /// them, or the nesting limit blocks the event).
-    pub fn background_job(&self, event: EventKind, input: &Map<String, Value>) -> Option<BackgroundJob> {
+    /// The background job of a planned call: `None` when its plan runs no
+    /// background hook elsewhere (none matched, the parent runs them, or
+    /// the nesting limit blocks the event).
+    pub fn background_job(&self, planned: &crate::Planned) -> Option<BackgroundJob> {
         if !self.load.has_background {
             return None;
         }
-        let mut completed = input.clone();
-        self.complete_input(event, &mut completed);
-        let plan = self.event_plan(event, &completed, |_| true);
-        let hooks: Vec<String> = plan
+        let hooks: Vec<String> = planned
+            .plan()
             .not_run
             .iter()
             .filter(|(_, why)| matches!(why, NotRun::Elsewhere))
             .map(|(h, _)| format!("{:x}", self.fingerprint_of(h)))
             .collect();
         (!hooks.is_empty()).then(|| BackgroundJob {
-            input: input.clone(),
+            input: planned.call().input.clone(),
             hooks,
             depth: self.services.nesting.get().map_or(0, |n| n.depth),
         })

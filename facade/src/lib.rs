@@ -124,6 +124,41 @@ impl Call {
     }
 }
 
+/// One event planned once: what a [`Call`] runs, decided before it runs
+/// ([`HookSystem::plan_call`]), so a door that must know beforehand
+/// (whether anything starts; what is handed off to run in the
+/// background) and the run itself read the same plan.
+#[derive(Debug)]
+pub struct Planned {
+    call: Call,
+    plan: EventPlan,
+}
+
+impl Planned {
+    /// Nothing runs now or in the background: no hook matches, or the
+    /// parent hookshot runs them all.
+    pub fn starts_nothing(&self) -> bool {
+        self.plan.runs_nothing_now() && self.plan.background.is_empty() && !self.hands_off()
+    }
+
+    fn hands_off(&self) -> bool {
+        self.plan
+            .not_run
+            .iter()
+            .any(|(_, why)| matches!(why, NotRun::Elsewhere))
+    }
+
+    /// The plan.
+    pub fn plan(&self) -> &EventPlan {
+        &self.plan
+    }
+
+    /// The call, its input completed.
+    pub fn call(&self) -> &Call {
+        &self.call
+    }
+}
+
 /// What travels with one event through planning and running: the calling
 /// agent and the environment hooks start from.
 #[derive(Debug, Clone, Default)]
@@ -1179,7 +1214,29 @@ impl HookSystem {
             agent: call.agent,
             env: call.env,
         };
-        self.fire_in(&cx, call.event, call.input, |_| true).await
+        self.fire_in(&cx, call.event, call.input, |_| true, None).await
+    }
+
+    /// Plans `call` (its input completed) without running anything.
+    pub fn plan_call(&self, mut call: Call) -> Planned {
+        self.complete_input(call.event, &mut call.input);
+        let cx = EventCx {
+            agent: call.agent,
+            env: call.env.clone(),
+        };
+        let plan = self.event_plan_in(&cx, call.event, &call.input, |_| true);
+        Planned { call, plan }
+    }
+
+    /// Runs a call as it was planned ([`HookSystem::plan_call`]): the same
+    /// hooks, phases and budget, without planning it again.
+    pub async fn call_planned(&self, planned: Planned) -> Outcome {
+        let Planned { call, plan } = planned;
+        let cx = EventCx {
+            agent: call.agent,
+            env: call.env,
+        };
+        self.fire_in(&cx, call.event, call.input, |_| true, Some(plan)).await
     }
 
     /// Like [`HookSystem::fire`], running only the matched hooks `keep`
@@ -1192,7 +1249,7 @@ impl HookSystem {
         input: Map<String, Value>,
         keep: impl Fn(&HookDef) -> bool,
     ) -> Outcome {
-        self.fire_in(&self.default_cx(), event, input, keep).await
+        self.fire_in(&self.default_cx(), event, input, keep, None).await
     }
 
     async fn fire_in(
@@ -1201,13 +1258,14 @@ impl HookSystem {
         event: EventKind,
         mut input: Map<String, Value>,
         keep: impl Fn(&HookDef) -> bool,
+        planned: Option<EventPlan>,
     ) -> Outcome {
         let start = std::time::Instant::now();
         self.complete_input(event, &mut input);
         let span = tracing::info_span!("event", event = %event, hooks = tracing::field::Empty, decision = tracing::field::Empty);
         // Boxed: the run's future is large, and wrapping it in the span
         // moved it whole on every event (a tenth of the sidecar's time).
-        let outcome = Box::pin(self.run_hooks(cx, event, &mut input, keep))
+        let outcome = Box::pin(self.run_hooks(cx, event, &mut input, keep, planned))
             .instrument(span.clone())
             .await;
         span.record("hooks", outcome.records.len());
@@ -1231,6 +1289,7 @@ impl HookSystem {
         event: EventKind,
         input: &mut Map<String, Value>,
         keep: impl Fn(&HookDef) -> bool,
+        planned: Option<EventPlan>,
     ) -> Outcome {
         // What background hooks of this session said since its last event
         // that could carry it: the model hears it now.
@@ -1239,7 +1298,7 @@ impl HookSystem {
         } else {
             Vec::new()
         };
-        let mut outcome = self.run_plan(cx, event, input, keep).await;
+        let mut outcome = self.run_plan(cx, event, input, keep, planned).await;
         for d in delivered {
             if let Some(c) = d.context {
                 let joined = match outcome.output.additional_context.take() {
@@ -1273,8 +1332,12 @@ impl HookSystem {
         event: EventKind,
         input: &mut Map<String, Value>,
         keep: impl Fn(&HookDef) -> bool,
+        planned: Option<EventPlan>,
     ) -> Outcome {
-        let mut plan = self.event_plan_in(cx, event, input, keep);
+        let mut plan = match planned {
+            Some(plan) => plan,
+            None => self.event_plan_in(cx, event, input, keep),
+        };
         if let Some(depth) = plan.nesting_limit {
             let mut o = Outcome::empty(event);
             let why = format!(

@@ -113,11 +113,14 @@ pub(crate) enum Fire {
 
 pub(crate) struct Loaded {
     args: FireArgs,
-    event: EventKind,
     dialect: hookshot::Dialect,
-    input: Map<String, Value>,
+    /// The input as it came, for `--record`.
+    recorded: Option<Map<String, Value>>,
     caller: Caller,
     hooks: hookshot::HookSystem,
+    /// The event planned once: whether anything starts, what is handed
+    /// off, and what runs all read this plan.
+    planned: hookshot::Planned,
 }
 
 /// Reads the input and loads the hooks, outside any runtime.
@@ -132,11 +135,13 @@ pub(crate) fn load(args: FireArgs) -> Result<Fire, Fail> {
     };
     let caller = Caller::of(args.agent, event, dialect, &input);
     let hooks = hooks_for(&args.sources, caller)?;
+    let recorded = args.record.as_ref().map(|_| input.clone());
+    let planned = hooks.plan_call(hookshot::Call::new(event, input).from_agent(caller.host));
     Ok(Fire::Loaded(Box::new(Loaded {
         args,
-        event,
         dialect,
-        input,
+        recorded,
+        planned,
         caller,
         hooks,
     })))
@@ -148,7 +153,7 @@ impl Fire {
     /// running to stop), which were a tenth of a one-shot `fire`.
     pub(crate) fn starts_nothing(&self) -> bool {
         match self {
-            Fire::Loaded(l) => l.hooks.matches_nothing(l.event, &l.input),
+            Fire::Loaded(l) => l.planned.starts_nothing(),
             Fire::Done(_) => true,
             Fire::Later(_) => false,
         }
@@ -166,9 +171,8 @@ impl Fire {
 impl Loaded {
     async fn run(self: Box<Self>) -> Result<u8, Fail> {
         let l = *self;
-        let recorded_input = l.args.record.as_ref().map(|_| l.input.clone());
-        let answer = fire_loaded(l.hooks, l.event, l.dialect, l.input, l.caller).await;
-        Ok(finish(&l.args, answer, recorded_input))
+        let answer = fire_loaded(l.hooks, l.planned, l.dialect, l.caller).await;
+        Ok(finish(&l.args, answer, l.recorded))
     }
 }
 
@@ -189,7 +193,9 @@ async fn run_later(args: FireArgs) -> Result<u8, Fail> {
         // No warm server could answer: the hooks are loaded here.
         None => {
             let caller = Caller::of(args.agent, event, dialect, &input);
-            fire_loaded(hooks_for(sources, caller)?, event, dialect, input, caller).await
+            let hooks = hooks_for(sources, caller)?;
+            let planned = hooks.plan_call(hookshot::Call::new(event, input).from_agent(caller.host));
+            fire_loaded(hooks, planned, dialect, caller).await
         }
     };
     Ok(finish(&args, answer, recorded_input))
@@ -258,19 +264,19 @@ fn hooks_for(sources: &Sources, caller: Caller) -> Result<hookshot::HookSystem, 
 /// Fires the event with hooks loaded in this process.
 async fn fire_loaded(
     mut hooks: hookshot::HookSystem,
-    event: EventKind,
+    mut planned: hookshot::Planned,
     dialect: hookshot::Dialect,
-    input: Map<String, Value>,
     caller: Caller,
 ) -> Answer {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
-    let handoff = hand_off_background(&hooks, event, &input, &argv, None).err();
+    let handoff = hand_off_background(&hooks, &planned, &argv, None).err();
     if handoff.is_some() {
-        // Run them within the event rather than not at all.
+        // Run them within the event rather than not at all: the one case
+        // that plans again, with the background hooks kept here.
         hooks.set_background(hookshot::BackgroundMode::Inline, hookshot::background::spool::dir());
+        planned = hooks.plan_call(planned.call().clone());
     }
-    let call = hookshot::Call::new(event, input).from_agent(caller.host);
-    let answer = answer(&hooks, call, dialect, &caller, handoff).await;
+    let answer = answer(&hooks, planned, dialect, &caller, handoff).await;
     // Observers were sent this event: let them read it before they go.
     hooks.shutdown().await;
     answer
