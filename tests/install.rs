@@ -818,3 +818,37 @@ fn doctor_tells_that_copilot_cli_calls_the_claude_code_registration() {
     assert!(report.contains("GitHub Copilot CLI is installed and runs"), "{report}");
     assert!(report.contains("settings.local.json"), "{report}");
 }
+
+/// Which file made the policy closed, which turned a built-in on and which
+/// made it stricter: `doctor` names each (the settings carry where each
+/// merged value came from).
+#[test]
+fn doctor_names_the_file_behind_the_policy_and_each_built_in_setting() {
+    let p = Project::new();
+    let user = p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"builtins": {"dangerous_confirmation": {"mode": "ask"}}}).to_string(),
+    );
+    let project = p.write(
+        "proj/.hookshot/settings.json",
+        &json!({"hooksConfig": {"onFailure": "closed"}, "builtins": {"dangerous_confirmation": {"mode": "deny"}}})
+            .to_string(),
+    );
+    let out = p
+        .command(&["doctor", "--workdir", "proj", "--trust-project"])
+        .output()
+        .unwrap();
+    let report = text(&out).0;
+    let (user, project) = (user.display().to_string(), project.display().to_string());
+    assert!(
+        report.contains(&format!("set by hooksConfig.onFailure in {project}")),
+        "{report}"
+    );
+    assert!(
+        report.contains(&format!(
+            "built-in on: dangerous_confirmation, mode deny (turned on at {user}:1:"
+        )),
+        "{report}"
+    );
+    assert!(report.contains(&format!("its mode set at {project}:1:")), "{report}");
+}

@@ -303,6 +303,8 @@ pub struct Registry {
     loaded: Vec<LoadedSource>,
     problems: Vec<SourceProblem>,
     policy: FailPolicy,
+    /// The trusted files that ask for the closed policy.
+    closed_by: Vec<PathBuf>,
     /// The approvals the files that needed trust were loaded under, by
     /// file: checked again right before their hooks run.
     approvals: Approvals,
@@ -514,13 +516,15 @@ impl Registry {
         let (system_disabled, others_disabled) = (disabled_by(true), disabled_by(false));
         // The strictest policy any trusted file states: a lower source may
         // tighten it, never loosen it.
-        reg.policy = if files
+        reg.closed_by = files
             .iter()
-            .any(|(_, f, trusted)| *trusted && f.on_failure == Some(FailPolicy::Closed))
-        {
-            FailPolicy::Closed
-        } else {
+            .filter(|(_, f, trusted)| *trusted && f.on_failure == Some(FailPolicy::Closed))
+            .map(|(s, _, _)| s.path.clone())
+            .collect();
+        reg.policy = if reg.closed_by.is_empty() {
             FailPolicy::Open
+        } else {
+            FailPolicy::Closed
         };
         // Built-ins are guards: system files first, then the others in
         // order, each able to tighten what earlier files set, never to
@@ -605,6 +609,12 @@ impl Registry {
         self.policy
     }
 
+    /// The trusted files that made the policy closed
+    /// (`hooksConfig.onFailure: "closed"`), in precedence order.
+    pub fn closed_by(&self) -> &[PathBuf] {
+        &self.closed_by
+    }
+
     /// The built-ins trusted files turned on, merged: the first file to
     /// turn one on (system files first) sets its options; later files may
     /// make it stricter (a stricter mode, more patterns, more secret
@@ -640,6 +650,9 @@ impl Registry {
                 "mode" => {
                     let strict = |m: Option<&Value>| matches!(m.and_then(Value::as_str), Some("deny" | "block"));
                     if strict(Some(&value)) || !strict(kept.as_ref()) {
+                        if kept.as_ref() != Some(&value) {
+                            first.set_later.push((key.clone(), b.at.clone()));
+                        }
                         first.options.insert(key, value);
                     } else {
                         self.warnings.push(Diagnostic {
@@ -652,12 +665,19 @@ impl Registry {
                     }
                 }
                 "patterns" | "rules_file" => {
-                    let list = first.options.entry(key).or_insert_with(|| Value::Array(Vec::new()));
+                    let list = first
+                        .options
+                        .entry(key.clone())
+                        .or_insert_with(|| Value::Array(Vec::new()));
                     if let (Some(list), Some(more)) = (list.as_array_mut(), value.as_array()) {
+                        let before = list.len();
                         for p in more {
                             if !list.contains(p) {
                                 list.push(p.clone());
                             }
+                        }
+                        if list.len() > before {
+                            first.set_later.push((key.clone(), b.at.clone()));
                         }
                     }
                 }
@@ -671,6 +691,9 @@ impl Registry {
                     });
                 }
                 _ => {
+                    if kept.is_none() {
+                        first.set_later.push((key.clone(), b.at.clone()));
+                    }
                     first.options.entry(key).or_insert(value);
                 }
             }

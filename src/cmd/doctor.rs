@@ -125,14 +125,27 @@ pub(crate) fn run(args: DoctorArgs) -> Result<u8, Fail> {
     }
     match policy {
         FailPolicy::Closed => {
-            println!("failure policy: closed (a hook or settings file that cannot be used blocks the event)")
+            let by: Vec<String> = reg.closed_by().iter().map(|p| p.display().to_string()).collect();
+            println!(
+                "failure policy: closed (a hook or settings file that cannot be used blocks the event), set by hooksConfig.onFailure in {}",
+                by.join(", ")
+            )
         }
         FailPolicy::Open => println!(
             "failure policy: open (a hook or settings file that cannot be used is a warning in the agent; the event goes on)"
         ),
     }
     for b in reg.builtins().iter().filter(|b| b.on) {
-        println!("built-in on: {}", b.name);
+        let mode = b
+            .options
+            .get("mode")
+            .and_then(|m| m.as_str())
+            .map(|m| format!(", mode {m}"))
+            .unwrap_or_default();
+        println!("built-in on: {}{mode} (turned on at {})", b.name, b.at);
+        for (option, at) in &b.set_later {
+            println!("  its {option} set at {at}");
+        }
     }
     if let Some(path) = hooks.audit_log_path() {
         println!(

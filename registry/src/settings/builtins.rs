@@ -40,6 +40,7 @@ impl Parser<'_> {
                 source: self.source,
                 at: self.at(&ptr, true),
                 rules: Vec::new(),
+                set_later: Vec::new(),
             };
             let cfg = match cfg {
                 Value::Bool(on) => {

@@ -81,6 +81,10 @@ pub struct BuiltinSetting {
     /// once, here; a changed file makes the setting differ, which starts
     /// the built-in again).
     pub rules: Vec<crate::gitleaks::RulesFile>,
+    /// The options a later file set or made stricter after the one that
+    /// turned it on, each with where (Figment's "which source set this
+    /// value", for `doctor`).
+    pub set_later: Vec<(String, Provenance)>,
 }
 
 /// Audit log rotation size: from 4 KiB to 1 GiB.
