@@ -118,20 +118,19 @@ pub(crate) struct Caller {
 impl Caller {
     /// The agent `install` named (`--agent`), which is never second-guessed;
     /// for a hand-written registration, the agent told from the
-    /// environment and the input.
+    /// environment and the input (the agent table's [`hookshot::agent::detect`]).
     pub(crate) fn of(
         named: Option<Agent>,
         event: EventKind,
         dialect: hookshot::Dialect,
         input: &Map<String, Value>,
     ) -> Caller {
-        let host = match named {
-            Some(agent) => Some(agent.core()),
-            None => calling_agent(event, dialect, from_codex(dialect, input)),
-        };
+        let found = hookshot::agent::detect(named.map(Agent::core), event, dialect, input, |v| {
+            std::env::var_os(v).map(|x| x.to_string_lossy().into_owned())
+        });
         Caller {
-            host,
-            posing: posing_agent(),
+            host: found.agent,
+            posing: found.posing,
         }
     }
 
@@ -144,49 +143,6 @@ impl Caller {
              (a block still blocks; its reason, a question or a rewrite may be lost)"
         ))
     }
-}
-
-/// The agent hookshot does not model that runs this `fire`, by the
-/// variable it sets for its hooks alone: Copilot CLI's `COPILOT_CLI`, Qwen
-/// Code's `QWEN_PROJECT_DIR`.
-pub(crate) fn posing_agent() -> Option<&'static str> {
-    let set = |v: &str| std::env::var_os(v).is_some_and(|x| !x.is_empty());
-    if set("COPILOT_CLI") {
-        Some("GitHub Copilot CLI")
-    } else if set("QWEN_PROJECT_DIR") {
-        Some("Qwen Code")
-    } else {
-        None
-    }
-}
-
-/// The agent that runs this `fire` as one of its hooks, guessed: Claude
-/// Code and gemini-cli set their project variable in every hook's
-/// environment, and the event is named in their words.
-pub(crate) fn calling_agent(event: EventKind, dialect: hookshot::Dialect, codex: bool) -> Option<hookshot::Agent> {
-    use hookshot::Dialect::{Claude, Gemini};
-    let set = |v: &str| std::env::var_os(v).is_some_and(|x| !x.is_empty());
-    let claude_name = event.name_in(Claude) == Some(event.display_in(dialect));
-    if codex {
-        return Some(hookshot::Agent::Codex);
-    }
-    if set("CLAUDE_PROJECT_DIR") && (dialect == Claude || claude_name && !set("GEMINI_PROJECT_DIR")) {
-        return Some(hookshot::Agent::Claude);
-    }
-    if set("GEMINI_PROJECT_DIR") && dialect == Gemini {
-        return Some(hookshot::Agent::Gemini);
-    }
-    None
-}
-
-/// Codex sends a `turn_id` with its turn events and Claude Code mostly
-/// does not; Claude Code sets `CLAUDE_PROJECT_DIR` for its hooks and Codex
-/// does not. A guess for hand-written registrations only: `install` names
-/// the agent.
-pub(crate) fn from_codex(dialect: hookshot::Dialect, input: &Map<String, Value>) -> bool {
-    dialect == hookshot::Dialect::Claude
-        && input.contains_key("turn_id")
-        && std::env::var_os("CLAUDE_PROJECT_DIR").is_none_or(|v| v.is_empty())
 }
 
 /// Starts a detached `hookshot` that runs this event's background hooks

@@ -381,6 +381,57 @@ impl Agent {
     }
 }
 
+/// Agents hookshot does not support yet that run it as their hook, each
+/// told by the variable it sets for its hooks alone; both also set Claude
+/// Code's `CLAUDE_PROJECT_DIR` (and Copilot CLI runs Claude Code's project
+/// files, hookshot's registration among them).
+const POSING: &[(&str, &str)] = &[("COPILOT_CLI", "GitHub Copilot CLI"), ("QWEN_PROJECT_DIR", "Qwen Code")];
+
+/// Who runs hookshot as its hook for one event, told from the variables
+/// the agents set for their hooks (`var`) and the event's input: for a
+/// hand-written registration (`install` names the agent with `fire
+/// --agent`, never second-guessed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Detected {
+    /// The agent, when one hookshot supports is told: Codex sends a
+    /// `turn_id` and sets no `CLAUDE_PROJECT_DIR`; Claude Code and
+    /// gemini-cli set their project variable and name the event in their
+    /// words.
+    pub agent: Option<Agent>,
+    /// An agent hookshot does not support that set its own variable
+    /// besides ([`POSING`]'s): answered as `agent`, which it reads only
+    /// in part.
+    pub posing: Option<&'static str>,
+}
+
+/// Tells who called ([`Detected`]); `named` is the agent `fire --agent`
+/// names, which wins.
+pub fn detect(
+    named: Option<Agent>,
+    event: EventKind,
+    dialect: Dialect,
+    input: &serde_json::Map<String, Value>,
+    var: impl Fn(&str) -> Option<String>,
+) -> Detected {
+    let set = |v: &str| var(v).is_some_and(|x| !x.is_empty());
+    let posing = POSING.iter().find(|(v, _)| set(v)).map(|(_, who)| *who);
+    let agent = named.or_else(|| {
+        let claude_name = event.name_in(Dialect::Claude) == Some(event.display_in(dialect));
+        if dialect == Dialect::Claude && input.contains_key("turn_id") && !set("CLAUDE_PROJECT_DIR") {
+            Some(Agent::Codex)
+        } else if set("CLAUDE_PROJECT_DIR") && (dialect == Dialect::Claude || claude_name && !set("GEMINI_PROJECT_DIR"))
+        {
+            Some(Agent::Claude)
+        } else if set("GEMINI_PROJECT_DIR") && dialect == Dialect::Gemini {
+            Some(Agent::Gemini)
+        } else {
+            None
+        }
+    });
+    Detected { agent, posing }
+}
+
 /// What an agent gets back from hookshot run as its hook for one event,
 /// whichever door ran it (`fire`, the warm server, `serve`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -636,6 +687,63 @@ mod tests {
         let emoji = "😀".repeat(10);
         let cut = codex_cut_context(&emoji, 2, "").unwrap();
         assert!(cut.ends_with("\n\n😀…8 tokens truncated…😀"), "{cut}");
+    }
+
+    /// Who called, from the variables each agent sets for its hooks and
+    /// the input: the named agent wins; Codex by a `turn_id` without
+    /// `CLAUDE_PROJECT_DIR`; Copilot CLI and Qwen Code, which set Claude
+    /// Code's variable too, by their own.
+    #[test]
+    fn the_caller_is_told_by_the_variables_only_it_sets() {
+        let input = |turn: bool| -> serde_json::Map<String, Value> {
+            let mut m = serde_json::Map::new();
+            if turn {
+                m.insert("turn_id".into(), Value::from("t"));
+            }
+            m
+        };
+        let env = |vars: &'static [&'static str]| move |v: &str| vars.contains(&v).then(|| "/p".to_string());
+        let d = |named, event, dialect, turn, vars| detect(named, event, dialect, &input(turn), env(vars));
+        let (claude, gemini) = (Dialect::Claude, Dialect::Gemini);
+        use EventKind::{BeforeTool, SessionStart};
+        assert_eq!(d(None, BeforeTool, claude, true, &[]).agent, Some(Agent::Codex));
+        assert_eq!(
+            d(None, BeforeTool, claude, true, &["CLAUDE_PROJECT_DIR"]).agent,
+            Some(Agent::Claude)
+        );
+        assert_eq!(
+            d(None, BeforeTool, claude, false, &["CLAUDE_PROJECT_DIR"]).agent,
+            Some(Agent::Claude)
+        );
+        assert_eq!(
+            d(None, BeforeTool, gemini, false, &["GEMINI_PROJECT_DIR"]).agent,
+            Some(Agent::Gemini)
+        );
+        assert_eq!(d(None, SessionStart, gemini, false, &[]).agent, None);
+        assert_eq!(
+            d(Some(Agent::Gemini), BeforeTool, claude, true, &[]).agent,
+            Some(Agent::Gemini)
+        );
+        let copilot = d(
+            Some(Agent::Claude),
+            BeforeTool,
+            claude,
+            false,
+            &["CLAUDE_PROJECT_DIR", "COPILOT_CLI"],
+        );
+        assert_eq!(
+            (copilot.agent, copilot.posing),
+            (Some(Agent::Claude), Some("GitHub Copilot CLI"))
+        );
+        let qwen = d(
+            None,
+            BeforeTool,
+            claude,
+            false,
+            &["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR"],
+        );
+        assert_eq!((qwen.agent, qwen.posing), (Some(Agent::Claude), Some("Qwen Code")));
+        assert_eq!(d(None, BeforeTool, claude, false, &["CLAUDE_PROJECT_DIR"]).posing, None);
     }
 
     /// Codex's choice of shell, as measured: the passwd shell when Codex
