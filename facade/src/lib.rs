@@ -1552,9 +1552,9 @@ mod tests {
             serde_json::json!({"session_id": "s", "tool_name": "Write", "tool_input": {}, "tool_response": {}}),
         )
         .unwrap();
-        let job = build()
-            .background_job(EventKind::AfterTool, &input)
-            .expect("two hooks go elsewhere");
+        let system = build();
+        let planned = system.plan_call(Call::new(EventKind::AfterTool, input));
+        let job = system.background_job(&planned).expect("two hooks go elsewhere");
         assert_eq!(job.hooks.len(), 2);
         let mut only_one = job.clone();
         only_one.hooks.truncate(1);
