@@ -400,7 +400,7 @@ pub struct Detected {
     /// words.
     pub agent: Option<Agent>,
     /// An agent hookshot does not support that set its own variable
-    /// besides ([`POSING`]'s): answered as `agent`, which it reads only
+    /// besides (`COPILOT_CLI`, `QWEN_PROJECT_DIR`): answered as `agent`, which it reads only
     /// in part.
     pub posing: Option<&'static str>,
 }
