@@ -527,6 +527,16 @@ pub struct HookInput<'a> {
     pub bytes: &'a [u8],
 }
 
+/// One hook's run, as every kind of hook gets it: the hook, its input,
+/// the environment it starts in, and when it must be done.
+#[derive(Clone, Copy)]
+struct One<'a> {
+    hook: &'a Arc<HookDef>,
+    input: HookInput<'a>,
+    env: &'a RunEnv,
+    deadline: Instant,
+}
+
 /// Runs hooks.
 #[derive(Debug, Clone)]
 pub struct Runner {
@@ -738,18 +748,20 @@ impl Runner {
     /// Asks the model to judge the event (Claude Code's `prompt` and
     /// `agent` hooks) and turns its `{"ok": ...}` into the answer that does
     /// what Claude Code does with it on this event.
-    #[expect(clippy::too_many_arguments, reason = "the parts of one Judge action, kept borrowed")]
     async fn run_judge(
         &self,
-        hook: &Arc<HookDef>,
+        one: One<'_>,
         template: &str,
         model: Option<&str>,
         agent: bool,
         continue_on_block: bool,
-        input: HookInput<'_>,
-        env: &RunEnv,
-        deadline: Instant,
     ) -> HookRecord {
+        let One {
+            hook,
+            input,
+            env,
+            deadline,
+        } = one;
         let start = Instant::now();
         let failed = |kind, why: String| {
             HookRecord::from_answer(Arc::clone(hook), start.elapsed(), Err(Failure::new(kind, why)))
@@ -783,17 +795,13 @@ impl Runner {
 
     /// POSTs the event to an HTTP hook and reads its answer; the request
     /// runs on the blocking pool, bounded by the deadline.
-    #[expect(clippy::too_many_arguments, reason = "the parts of one Http action, kept borrowed")]
-    async fn run_http(
-        &self,
-        hook: &Arc<HookDef>,
-        url: &str,
-        headers: &[(String, String)],
-        allowed: &[String],
-        input: HookInput<'_>,
-        env: &RunEnv,
-        deadline: Instant,
-    ) -> HookRecord {
+    async fn run_http(&self, one: One<'_>, url: &str, headers: &[(String, String)], allowed: &[String]) -> HookRecord {
+        let One {
+            hook,
+            input,
+            env,
+            deadline,
+        } = one;
         let env = env.for_hook(hook);
         let headers: Vec<(String, String)> = headers
             .iter()
@@ -819,21 +827,20 @@ impl Runner {
 
     /// Calls a tool on an MCP server; its text is read like a command's
     /// stdout, and `isError` is a failure of the hook.
-    #[expect(
-        clippy::too_many_arguments,
-        reason = "the parts of one McpTool action, kept borrowed"
-    )]
     async fn run_mcp(
         &self,
-        hook: &Arc<HookDef>,
+        one: One<'_>,
         server: &str,
         spawn: Option<&McpStdio>,
         tool: &str,
         template: Option<&str>,
-        input: HookInput<'_>,
-        env: &RunEnv,
-        deadline: Instant,
     ) -> HookRecord {
+        let One {
+            hook,
+            input,
+            env,
+            deadline,
+        } = one;
         let start = Instant::now();
         let failed = |f: Failure| HookRecord::from_answer(Arc::clone(hook), start.elapsed(), Err(f));
         // Claude Code calls no MCP tool before its servers are up: at
@@ -999,6 +1006,12 @@ impl Runner {
             return HookRecord::from_answer(Arc::clone(hook), Duration::ZERO, Err(failure));
         }
         let (gemini_line, prefixed);
+        let one = One {
+            hook,
+            input,
+            env,
+            deadline,
+        };
         let command = match &hook.action {
             HookAction::InProcess { name } => return self.run_in_process(hook, name, input).await,
             HookAction::Persistent { process, observe } => {
@@ -1016,16 +1029,7 @@ impl Runner {
                 continue_on_block,
             } => {
                 return self
-                    .run_judge(
-                        hook,
-                        prompt,
-                        model.as_deref(),
-                        *agent,
-                        *continue_on_block,
-                        input,
-                        env,
-                        deadline,
-                    )
+                    .run_judge(one, prompt, model.as_deref(), *agent, *continue_on_block)
                     .await;
             }
             HookAction::Unsupported { why, .. } => {
@@ -1037,9 +1041,7 @@ impl Runner {
                 headers,
                 allowed_env,
             } => {
-                return self
-                    .run_http(hook, url, headers, allowed_env, input, env, deadline)
-                    .await;
+                return self.run_http(one, url, headers, allowed_env).await;
             }
             HookAction::McpTool {
                 server,
@@ -1048,16 +1050,7 @@ impl Runner {
                 input: template,
             } => {
                 return self
-                    .run_mcp(
-                        hook,
-                        server,
-                        spawn.as_ref(),
-                        tool,
-                        template.as_deref(),
-                        input,
-                        env,
-                        deadline,
-                    )
+                    .run_mcp(one, server, spawn.as_ref(), tool, template.as_deref())
                     .await;
             }
             HookAction::Command { command } if hook.dialect == hookshot_core::Dialect::Gemini => {
