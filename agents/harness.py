@@ -22,6 +22,9 @@ PINNED = {
     "claude": ("@anthropic-ai/claude-code", "2.1.332"),
     "codex": ("@openai/codex", "0.171.0"),
     "gemini": ("@google/gemini-cli", "0.61.0"),
+    # Not an agent hookshot supports yet: it runs a hand-written
+    # `hookshot fire` registration (test_qwen.py).
+    "qwen": ("@qwen-code/qwen-code", "0.24.4"),
 }
 
 
@@ -387,6 +390,26 @@ def run_gemini(place, turns, prompt="do the task", timeout=120):
     try:
         proc = subprocess.run([exe, "-p", prompt, "--yolo", "-o", "json"], cwd=place.project, env=env,
                               capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    finally:
+        server.shutdown()
+        server.server_close()
+    return Run(proc, script, time.time() - start)
+
+
+def run_qwen(place, turns, prompt="do the task", timeout=120):
+    """One headless Qwen Code session in `place`, its model (on the
+    Responses API) playing `turns`, every tool call accepted (`--yolo`)."""
+    cli = os.path.join(install(*agent("qwen")), "node_modules", "@qwen-code", "qwen-code", "cli.js")
+    script = mock_models.Script(turns)
+    server, url = mock_models.serve(script, "openai")
+    env = place.env()
+    env.update({"OPENAI_API_KEY": "k", "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"})
+    start = time.time()
+    try:
+        proc = subprocess.run(
+            ["node", cli, "--auth-type", "openai-responses", "--openai-base-url", f"{url}/v1", "--openai-api-key", "k",
+             "-m", "gpt-mock", "--yolo", prompt],
+            cwd=place.project, env=env, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
     finally:
         server.shutdown()
         server.server_close()

@@ -161,6 +161,12 @@ def openai_stream(turn, n):
             "output": []}
     out = [sse("response.created", {"type": "response.created", "response": base})]
     out.append(sse("response.output_item.added", {"type": "response.output_item.added", "output_index": 0, "item": item}))
+    if item["type"] == "message":
+        # Clients that build the text from its deltas (Qwen Code) get them.
+        text = turn["text"]
+        part = {"item_id": item["id"], "output_index": 0, "content_index": 0}
+        out.append(sse("response.output_text.delta", dict(part, type="response.output_text.delta", delta=text)))
+        out.append(sse("response.output_text.done", dict(part, type="response.output_text.done", text=text)))
     out.append(sse("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}))
     done = dict(base, status="completed", output=[item], usage=usage)
     out.append(sse("response.completed", {"type": "response.completed", "response": done}))

@@ -83,9 +83,13 @@ pub(crate) async fn answer(
     let agent = planned.call().agent;
     let mut outcome = hooks.call_planned(planned).await;
     crate::telemetry::record(&outcome);
-    outcome.warnings.splice(0..0, caller.warning());
     outcome.warnings.extend(handoff);
     let said = hookshot::agent::answer(&mut outcome, agent, dialect);
+    // The note for the user stays out of a block's reason, which the
+    // agent hands to its model (Qwen Code feeds it stderr at exit 2).
+    if said.code != 2 {
+        outcome.warnings.splice(0..0, caller.warning());
+    }
     let mut stderr: Vec<String> = outcome
         .warnings
         .iter()

@@ -112,6 +112,13 @@ scenarios! {
     UnderHookshotOnly::test_hookshot_removed_after_install_is_a_warning_not_silence,
 }
 
+// Qwen Code: not an agent hookshot supports yet; a hand-written
+// registration of `hookshot fire` in its file.
+scenarios! {
+    test_qwen:
+    QwenCode::test_a_guard_blocks_natively_and_through_hookshot,
+}
+
 // Drift: each agent's own description of its hooks (Codex's embedded
 // schemas, Claude Code's and gemini-cli's bundles) against agents/known.json.
 scenarios! {
@@ -127,7 +134,7 @@ scenarios! {
 #[test]
 fn every_scenario_is_listed() {
     let this = include_str!("agents.rs");
-    for module in ["test_claude", "test_codex", "test_gemini", "test_drift"] {
+    for module in ["test_claude", "test_codex", "test_gemini", "test_qwen", "test_drift"] {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/agents/").to_string() + module + ".py";
         let text = std::fs::read_to_string(&path).expect("the scenario file");
         let mut class = "";

@@ -1198,7 +1198,7 @@ fn an_agent_posing_as_claude_code_is_named() {
     p.write(
         "home/.config/hookshot/settings.json",
         &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
-            "command": "cat >/dev/null; echo 'guard says no' >&2; exit 2"}]}]}})
+            "command": "grep -q 'rm -rf' && { echo 'guard says no' >&2; exit 2; }; exit 0"}]}]}})
         .to_string(),
     );
     for (var, who) in [("COPILOT_CLI", "GitHub Copilot CLI"), ("QWEN_PROJECT_DIR", "Qwen Code")] {
@@ -1210,12 +1210,21 @@ fn an_agent_posing_as_claude_code_is_named() {
             &[(var, "1"), ("CLAUDE_PROJECT_DIR", dir.as_str())],
         );
         assert_eq!(o.status.code(), Some(2), "{who}: {}", stderr(&o));
-        assert!(
-            stderr(&o).contains(&format!("called by {who}")),
-            "{who}: {}",
-            stderr(&o)
+        // A block's stderr is its reason, which the agent gives its model
+        // (Qwen Code does, measured): the note for the user stays out of it.
+        assert_eq!(stderr(&o).trim(), "guard says no", "{who}");
+        let allowed = p.fire(
+            "PreToolUse",
+            &bash("ls"),
+            &["--agent", "claude"],
+            &[(var, "1"), ("CLAUDE_PROJECT_DIR", dir.as_str())],
         );
-        assert!(stderr(&o).contains("guard says no"), "{}", stderr(&o));
+        assert_eq!(allowed.status.code(), Some(0), "{who}: {}", stderr(&allowed));
+        assert!(
+            stderr(&allowed).contains(&format!("called by {who}")),
+            "{who}: {}",
+            stderr(&allowed)
+        );
     }
     let o = p.fire("PreToolUse", &bash("rm -rf x"), &["--agent", "claude"], &[]);
     assert!(!stderr(&o).contains("called by"), "{}", stderr(&o));
