@@ -299,7 +299,11 @@ impl HookSystem {
         } else {
             Vec::new()
         };
-        let mut outcome = self.run_plan(cx, event, input, keep, planned).await;
+        let plan = match planned {
+            Some(plan) => plan,
+            None => self.event_plan_in(cx, event, input, keep),
+        };
+        let mut outcome = self.run_plan(cx, event, input, plan).await;
         for d in delivered {
             if let Some(c) = d.context {
                 let joined = match outcome.output.additional_context.take() {
@@ -332,13 +336,8 @@ impl HookSystem {
         cx: &EventCx,
         event: EventKind,
         input: &mut Map<String, Value>,
-        keep: impl Fn(&HookDef) -> bool,
-        planned: Option<EventPlan>,
+        mut plan: EventPlan,
     ) -> Outcome {
-        let mut plan = match planned {
-            Some(plan) => plan,
-            None => self.event_plan_in(cx, event, input, keep),
-        };
         if let Some(depth) = plan.nesting_limit {
             let mut o = Outcome::empty(event);
             let why = format!(
