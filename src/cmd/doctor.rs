@@ -218,7 +218,5 @@ fn codex_pending(agent: Agent, scope: &str, a: &Approval) -> usize {
 /// Whether GitHub Copilot CLI is on this machine: `copilot` on `PATH`, or
 /// its folder in the home.
 fn copilot_present() -> bool {
-    let on_path =
-        std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("copilot").is_file()));
-    on_path || hookshot_core::paths::home().is_some_and(|h| h.join(".copilot").is_dir())
+    crate::install::on_path("copilot") || hookshot_core::paths::home().is_some_and(|h| h.join(".copilot").is_dir())
 }

@@ -1527,7 +1527,8 @@ fn can_run(program: &str) -> bool {
     }
 }
 
-fn on_path(name: &str) -> bool {
+/// Whether an executable `name` is on `PATH`.
+pub(crate) fn on_path(name: &str) -> bool {
     std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| is_executable(&d.join(name))))
 }
 

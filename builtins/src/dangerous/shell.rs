@@ -1342,11 +1342,7 @@ impl<'a> Walker<'a> {
                         &["--command", "--group", "--shell", "--supp-group", "--interval"],
                     );
                     if name == "watch" {
-                        let words: Vec<Option<&str>> = args[o.rest..].iter().map(Arg::known).collect();
-                        match words.into_iter().collect::<Option<Vec<&str>>>() {
-                            Some(words) => self.script(&words.join(" "), &mut here.clone()),
-                            None => self.danger("`watch` runs a command that cannot be known".into()),
-                        }
+                        self.command_words("watch", &args[o.rest..], &here);
                     } else if let Some(script) = o.value(&["-c", "--command"]) {
                         self.script_arg(&format!("{name} -c"), script, &here);
                     } else {
@@ -1464,11 +1460,7 @@ impl<'a> Walker<'a> {
                             .iter()
                             .take_while(|a| matches!(a.known(), Some("--recursive" | "-q" | "--quiet")))
                             .count();
-                        let words: Option<Vec<&str>> = cmd[skip..].iter().map(Arg::known).collect();
-                        match words {
-                            Some(words) => self.script(&words.join(" "), &mut here.clone()),
-                            None => self.danger("`git submodule foreach` runs a command that cannot be known".into()),
-                        }
+                        self.command_words("git submodule foreach", &cmd[skip..], &here);
                     }
                     self.found.push(Found::Run(Run { argv, cwd: here }));
                     return false;
@@ -1525,6 +1517,16 @@ impl<'a> Walker<'a> {
             };
             argv = argv.get(1 + start..).map(<[Arg]>::to_vec).unwrap_or_default();
             wrapped = true;
+        }
+    }
+
+    /// Words a program joins into one command line for the shell (`watch
+    /// CMD`, `git submodule foreach CMD`): walked as a script in `cwd`; a
+    /// word that cannot be known makes the call dangerous.
+    fn command_words(&mut self, program: &str, words: &[Arg], cwd: &Option<PathBuf>) {
+        match words.iter().map(Arg::known).collect::<Option<Vec<&str>>>() {
+            Some(words) => self.script(&words.join(" "), &mut cwd.clone()),
+            None => self.danger(format!("`{program}` runs a command that cannot be known")),
         }
     }
 
