@@ -164,8 +164,9 @@ struct Stdin {
     piped: bool,
     /// A here-document or here-string whose text is known.
     script: Option<String>,
-    /// A file redirected in (`psql < drop.sql`), where it was found.
-    file: Option<PathBuf>,
+    /// A file redirected in (`psql < drop.sql`): as written, and where it
+    /// is when that can be known.
+    file: Option<(String, Option<PathBuf>)>,
 }
 
 const SHELLS: &[&str] = &[
@@ -276,14 +277,25 @@ fn sql_file_option(program: &str, args: &[Arg]) -> Option<String> {
     })
 }
 
-/// A file's text, when it is a regular file of at most 1 MiB (a guard
-/// reads what a database client would run, never a device or a pipe).
-fn read_small(path: &Path) -> Option<String> {
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > 1 << 20 {
-        return None;
+/// The SQL a client will read from `path`: `Ok(None)` when there is no
+/// such file (the client runs nothing); `Err` when it cannot be read
+/// before it runs (a place not known after a `cd`, not a regular file,
+/// over 1 MiB, unreadable): a guard reads what a client would run, never
+/// a device or a pipe, and what it cannot read it does not let through.
+fn read_sql(path: Option<&Path>) -> Result<Option<String>, String> {
+    let path = path.ok_or("in a directory that cannot be known before it runs")?;
+    let meta = match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.to_string()),
+        Ok(meta) => meta,
+    };
+    if !meta.is_file() {
+        return Err("not a regular file".into());
     }
-    std::fs::read_to_string(path).ok()
+    if meta.len() > 1 << 20 {
+        return Err("larger than 1 MiB".into());
+    }
+    std::fs::read_to_string(path).map(Some).map_err(|e| e.to_string())
 }
 
 /// The shell command lines a database client's text runs: psql's and
@@ -980,7 +992,7 @@ impl<'a> Walker<'a> {
                         if reads_stdin(fd)
                             && let [Arg::Known(t)] = targets.as_slice()
                         {
-                            stdin.file = self.places.at(cwd, t, true);
+                            stdin.file = Some((t.clone(), self.places.at(cwd, t, true)));
                         }
                         // What `sh < script` reads: a file it may run.
                         self.words.extend(targets.into_iter().map(|t| (t, cwd.clone())));
@@ -1491,14 +1503,17 @@ impl<'a> Walker<'a> {
                     if reads_statements(n) {
                         // What it reads: a here-document, a file redirected
                         // in or named by its option (`psql -f`), read now.
-                        let named = sql_file_option(n, &argv[1..]).and_then(|f| self.places.at(&here, &f, true));
-                        for text in stdin.script.take().into_iter().chain(
-                            [stdin.file.take(), named]
-                                .into_iter()
-                                .flatten()
-                                .filter_map(|f| read_small(&f)),
-                        ) {
-                            argv.push(Arg::Known(text));
+                        let named = sql_file_option(n, &argv[1..]).map(|f| {
+                            let at = self.places.at(&here, &f, true);
+                            (f, at)
+                        });
+                        argv.extend(stdin.script.take().map(Arg::Known));
+                        for (written, at) in [stdin.file.take(), named].into_iter().flatten() {
+                            match read_sql(at.as_deref()) {
+                                Ok(text) => argv.extend(text.map(Arg::Known)),
+                                Err(why) => self
+                                    .danger(format!("`{n}` runs the SQL of {written}, which cannot be read ({why})")),
+                            }
                         }
                         // Its own escapes to the shell (`psql -c '\\! rm
                         // -rf ~'`, sqlite3's `.shell`) run commands here.

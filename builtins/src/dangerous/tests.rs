@@ -268,6 +268,16 @@ fn sql_in_files_a_client_reads_is_judged() {
     ] {
         assert!(f.hook.check_command(c, None).is_some(), "{c}");
     }
+    // A file too large to read, a folder, or one in a place not known
+    // after a `cd`: what the client would run cannot be read first.
+    std::fs::write(root.join("big.sql"), "SELECT 1;\n".repeat(120_000)).unwrap();
+    for c in ["psql < big.sql", "psql -f src", "cd \"$X\"; psql < init.sql"] {
+        let why = f.hook.check_command(c, None);
+        assert!(
+            why.as_deref().is_some_and(|w| w.contains("cannot be read")),
+            "{c}: {why:?}"
+        );
+    }
     for c in [
         "psql < init.sql",
         "psql -f init.sql",
