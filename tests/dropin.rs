@@ -1229,3 +1229,57 @@ fn an_agent_posing_as_claude_code_is_named() {
     let o = p.fire("PreToolUse", &bash("rm -rf x"), &["--agent", "claude"], &[]);
     assert!(!stderr(&o).contains("called by"), "{}", stderr(&o));
 }
+
+/// Codex cuts a hook's long context and saves the whole text; hookshot
+/// does the same for it. When the text cannot be saved (the state folder
+/// is a file here), the cut still applies and the answer says so.
+#[test]
+fn a_cut_context_that_cannot_be_saved_is_said() {
+    let p = Project::new();
+    let long = "w ".repeat(20_000);
+    let answer = json!({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": long}});
+    p.write("answer.json", &answer.to_string());
+    let answer_file = p.path("answer.json").display().to_string();
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command",
+            "command": format!("cat >/dev/null; cat {answer_file}")}]}]}})
+        .to_string(),
+    );
+    p.write("state-is-a-file", "");
+    let state = p.path("state-is-a-file").display().to_string();
+    let input = json!({"session_id": "s", "prompt": "hi", "turn_id": "t"});
+    let o = p.fire(
+        "UserPromptSubmit",
+        &input,
+        &["--agent", "codex"],
+        &[("XDG_STATE_HOME", state.as_str())],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("tokens truncated"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("could not be saved"), "{}", stderr(&o));
+    // In the outcome's warnings, not only a log line of this process: the
+    // sidecar's answer carries them too.
+    use std::io::{BufRead, Write};
+    let mut c = p.command(&["serve", "--workdir", "proj"]);
+    c.env("XDG_STATE_HOME", &state);
+    let mut child = c.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let request = json!({"jsonrpc": "2.0", "id": 1, "method": "fire",
+        "params": {"event": "UserPromptSubmit", "input": input, "agent": "codex"}});
+    writeln!(stdin, "{request}").unwrap();
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    drop(stdin);
+    let _ = child.wait();
+    let served: Value = serde_json::from_str(&line).unwrap();
+    assert!(
+        served["result"]["warnings"].to_string().contains("could not be saved"),
+        "{served}"
+    );
+}

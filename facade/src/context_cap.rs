@@ -16,10 +16,13 @@ use hookshot_core::{Agent, EventKind, HookRecord};
 
 use crate::background::spool;
 
-/// Cuts each record's context longer than its hook's limit, as Codex does.
-pub(crate) fn cut(records: &mut [HookRecord], event: EventKind, session: &str) {
+/// Cuts each record's context longer than its hook's limit, as Codex does;
+/// what the user is told of a whole text that could not be saved (the
+/// cut still applies: the model never gets more than the limit).
+pub(crate) fn cut(records: &mut [HookRecord], event: EventKind, session: &str) -> Vec<String> {
+    let mut unsaved = Vec::new();
     let Some(default) = Agent::Codex.context_limit(event) else {
-        return;
+        return unsaved;
     };
     for r in records {
         let Some(text) = r.output.additional_context.as_deref() else {
@@ -33,7 +36,10 @@ pub(crate) fn cut(records: &mut [HookRecord], event: EventKind, session: &str) {
         let note = match &saved {
             Ok(path) => format!("\n\nFull hook output saved to: {}", path.display()),
             Err(e) => {
-                tracing::warn!("the whole context of {} could not be saved: {e}", r.hook.label());
+                unsaved.push(format!(
+                    "{}: its context was cut to {limit} tokens, and the whole text could not be saved: {e}",
+                    r.hook.label()
+                ));
                 String::new()
             }
         };
@@ -41,6 +47,7 @@ pub(crate) fn cut(records: &mut [HookRecord], event: EventKind, session: &str) {
             r.output.additional_context = Some(cut);
         }
     }
+    unsaved
 }
 
 /// The whole text, in `$XDG_STATE_HOME/hookshot/hook-outputs/<session

@@ -390,8 +390,9 @@ impl HookSystem {
             })
             .await;
         let codex = cx.agent == Some(Agent::Codex);
+        let mut unsaved = Vec::new();
         if codex {
-            context_cap::cut(&mut records, event, &self.session_of(input));
+            unsaved.extend(context_cap::cut(&mut records, event, &self.session_of(input)));
         }
         let mut outcome = hookshot_aggregator::aggregate(event, records);
         // Guards judge the tool call that will run: after every rewrite.
@@ -405,12 +406,13 @@ impl HookSystem {
             };
             let mut judged = self.services.runner.run_plan(run, &mut last, |_, _| {}).await;
             if codex {
-                context_cap::cut(&mut judged, event, &self.session_of(input));
+                unsaved.extend(context_cap::cut(&mut judged, event, &self.session_of(input)));
             }
             let mut records = std::mem::take(&mut outcome.records);
             records.extend(judged);
             outcome = hookshot_aggregator::aggregate(event, records);
         }
+        outcome.warnings.extend(unsaved);
         // Observers of skipped tools hear of a tool only once it is blocked.
         if outcome.is_blocked() && !plan.on_block.is_empty() {
             let run = PlanRun {
