@@ -129,7 +129,7 @@ impl Caller {
         dialect: hookshot::Dialect,
         input: &Map<String, Value>,
     ) -> Caller {
-        let found = hookshot::agent::detect(named.map(Agent::core), event, dialect, input, |v| {
+        let found = hookshot::agent::detect(named, event, dialect, input, |v| {
             std::env::var_os(v).map(|x| x.to_string_lossy().into_owned())
         });
         Caller {

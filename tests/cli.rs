@@ -801,3 +801,48 @@ fn doctor_names_the_audit_log_and_how_to_read_it() {
     let o = p.command(&["stats", "--audit", path]).output().unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+/// A jcli hook runs under `sh -c`, as jcli runs it (its hooks document),
+/// a Claude Code hook under `/bin/sh -c`, a gemini-cli hook under
+/// `bash -c`: each with its own agent's shell, whichever file it is in.
+#[test]
+fn each_agents_hook_runs_with_its_agents_shell() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("hooks.yaml"),
+        "pre_tool_execution:\n  - type: bash\n    command: 'printf %s \"$0\" > jcli.txt'\n",
+    )
+    .unwrap();
+    let line = |file: &str| format!("printf %s \"$0\" > {file}");
+    std::fs::write(
+        d.join("claude.json"),
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": line("claude.txt")}]}]}}).to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("gemini.json"),
+        json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": line("gemini.txt")}]}]}}).to_string(),
+    )
+    .unwrap();
+    for (event, settings) in [
+        ("pre_tool_execution", "hooks.yaml"),
+        ("PreToolUse", "claude.json"),
+        ("BeforeTool", "gemini.json"),
+    ] {
+        let child = hookshot()
+            .args(["fire", event, "--settings", settings])
+            .current_dir(d)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let o = feed(child, &json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}));
+        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let shell = |f: &str| std::fs::read_to_string(d.join(f)).unwrap();
+    assert_eq!(shell("jcli.txt"), "sh");
+    assert_eq!(shell("claude.txt"), "/bin/sh");
+    assert_eq!(shell("gemini.txt"), "bash");
+}

@@ -5,7 +5,8 @@
 //! of `fire` and `serve`). Adding an agent is adding a row here.
 //!
 //! Each fact is checked against the agent itself in `agents/` (Claude Code
-//! 2.1.332, Codex 0.169.0, gemini-cli 0.61.0).
+//! 2.1.332, Codex 0.169.0, gemini-cli 0.61.0); jcli's and picoclaw's rows
+//! follow their published hook documents.
 
 use std::path::Path;
 
@@ -15,7 +16,8 @@ use crate::{Decision, Dialect, EventKind, Outcome};
 
 /// An agent that runs hookshot as one of its hooks, or whose files
 /// hookshot reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum Agent {
     /// Claude Code.
@@ -25,6 +27,10 @@ pub enum Agent {
     /// OpenAI Codex: Claude Code's hook format and event names, its own
     /// shell, regex engine and stricter answers.
     Codex,
+    /// jcli: `hooks.yaml`, its snake_case events, `sh -c`.
+    Jcli,
+    /// picoclaw: JSON-RPC process hooks in its configuration.
+    Picoclaw,
 }
 
 /// A settings file an agent reads its hooks from, in its folder
@@ -63,7 +69,7 @@ pub const IMPORTED_DIR: &str = "imported";
 
 impl Agent {
     /// Every agent.
-    pub const ALL: [Agent; 3] = [Agent::Claude, Agent::Gemini, Agent::Codex];
+    pub const ALL: [Agent; 5] = [Agent::Claude, Agent::Gemini, Agent::Codex, Agent::Jcli, Agent::Picoclaw];
 
     /// Its name on the command line and in `serve` requests.
     pub fn name(self) -> &'static str {
@@ -71,6 +77,8 @@ impl Agent {
             Agent::Claude => "claude",
             Agent::Gemini => "gemini",
             Agent::Codex => "codex",
+            Agent::Jcli => "jcli",
+            Agent::Picoclaw => "picoclaw",
         }
     }
 
@@ -84,6 +92,8 @@ impl Agent {
         match self {
             Agent::Gemini => Dialect::Gemini,
             Agent::Claude | Agent::Codex => Dialect::Claude,
+            Agent::Jcli => Dialect::Jcli,
+            Agent::Picoclaw => Dialect::Picoclaw,
         }
     }
 
@@ -106,7 +116,7 @@ impl Agent {
         ];
         match self {
             Agent::Codex => CODEX.to_vec(),
-            Agent::Claude | Agent::Gemini => EventKind::ALL
+            Agent::Claude | Agent::Gemini | Agent::Jcli | Agent::Picoclaw => EventKind::ALL
                 .iter()
                 .copied()
                 .filter(|e| e.name_in(self.dialect()).is_some())
@@ -114,22 +124,55 @@ impl Agent {
         }
     }
 
-    /// The variables it sets for its hooks: its dialect's, but Codex sets
-    /// none of its own (not even Claude Code's `CLAUDE_PROJECT_DIR`, whose
-    /// format it shares).
+    /// The variables it sets for its hooks: hookshot sets them for its
+    /// hooks only, so a hook that checks one to know its agent is not
+    /// misled. gemini-cli sets Claude Code's `CLAUDE_PROJECT_DIR` too (for
+    /// the Claude Code hooks it runs); Codex sets none (not even that one,
+    /// though it shares Claude Code's format); picoclaw's process hooks
+    /// learn everything from their JSON-RPC messages.
     pub fn hook_vars(self) -> &'static [&'static str] {
         match self {
-            Agent::Codex => &[],
-            Agent::Claude | Agent::Gemini => self.dialect().hook_vars(),
+            Agent::Gemini => &[
+                "GEMINI_PROJECT_DIR",
+                "GEMINI_CWD",
+                "GEMINI_SESSION_ID",
+                "GEMINI_PLANS_DIR",
+                "CLAUDE_PROJECT_DIR",
+            ],
+            Agent::Claude => &[
+                "CLAUDE_PROJECT_DIR",
+                "CLAUDE_ENV_FILE",
+                "CLAUDE_PLUGIN_ROOT",
+                "CLAUDE_PLUGIN_DATA",
+            ],
+            Agent::Jcli => &["JCLI_CWD", "JCLI_HOOK_EVENT"],
+            Agent::Codex | Agent::Picoclaw => &[],
         }
     }
 
-    /// Its folder, in the user's home and in a project.
+    /// Whether `name` is a variable some agent sets for its hooks.
+    pub fn is_hook_var(name: &str) -> bool {
+        Agent::ALL.iter().any(|a| a.hook_vars().contains(&name))
+    }
+
+    /// Its folder in a project (and in the user's home, unless
+    /// [`Agent::user_folder`] says otherwise).
     pub fn folder(self) -> &'static str {
         match self {
             Agent::Claude => ".claude",
             Agent::Gemini => ".gemini",
             Agent::Codex => ".codex",
+            Agent::Jcli => ".jcli",
+            Agent::Picoclaw => ".picoclaw",
+        }
+    }
+
+    /// Its folder in the user's home: jcli keeps the user's hooks in
+    /// `~/.jdata/agent/`, the project's in `.jcli/`.
+    pub fn user_folder(self) -> &'static str {
+        match self {
+            Agent::Jcli => ".jdata/agent",
+            _ => self.folder(),
         }
     }
 
@@ -155,23 +198,44 @@ impl Agent {
         // Codex 0.169 reads `[hooks]` tables in config.toml too; install
         // registers in hooks.json only.
         const CODEX: &[AgentFile] = &[file("hooks.json", Some("codex.json")), file("config.toml", None)];
+        // hookshot reads jcli's files but does not register in them.
+        const JCLI: &[AgentFile] = &[file("hooks.yaml", None)];
         match self {
             Agent::Claude => CLAUDE,
             Agent::Gemini => GEMINI,
             Agent::Codex => CODEX,
+            Agent::Jcli => JCLI,
+            // picoclaw's configuration is named with `--settings`.
+            Agent::Picoclaw => &[],
         }
     }
 
     /// The file `hookshot install` registers in: in a project, Claude
     /// Code's per-user `settings.local.json`, so the shared
     /// `settings.json`, which teams commit, never names one machine's
-    /// path of hookshot.
-    pub fn registered_file(self, in_project: bool) -> &'static AgentFile {
-        let files = self.files();
-        files
+    /// path of hookshot. `None`: install does not register in this agent.
+    pub fn registered_file(self, in_project: bool) -> Option<&'static AgentFile> {
+        self.files()
             .iter()
             .rfind(|f| f.imported_as.is_some() && (in_project || !f.project_only))
-            .unwrap_or(&files[0])
+    }
+
+    /// Whether it runs a hook of its files only once its user approved
+    /// that entry (Codex 0.169's hook trust): a registration guards nothing
+    /// until then, and hooks moved out of its files keep their approvals.
+    pub fn approves_hooks(self) -> bool {
+        self == Agent::Codex
+    }
+
+    /// Whether its hook entries carry a `name` (gemini-cli shows it in its
+    /// hooks panel and in warnings).
+    pub fn names_hooks(self) -> bool {
+        self == Agent::Gemini
+    }
+
+    /// Whether `hookshot install` registers hookshot in its files.
+    pub fn installable(self) -> bool {
+        self.registered_file(false).is_some()
     }
 
     /// The folder of a project where its hook scripts live (what a trust
@@ -181,6 +245,8 @@ impl Agent {
             Agent::Claude => ".claude/hooks",
             Agent::Gemini => ".gemini/hooks",
             Agent::Codex => ".codex/hooks",
+            Agent::Jcli => ".jcli/hooks",
+            Agent::Picoclaw => ".picoclaw/hooks",
         }
     }
 
@@ -207,7 +273,26 @@ impl Agent {
                 ("google_web_search", "WebSearch", &[]),
                 ("write_todos", "TodoWrite", &[]),
             ],
-            Agent::Claude | Agent::Codex => &[],
+            Agent::Claude | Agent::Codex | Agent::Jcli | Agent::Picoclaw => &[],
+        }
+    }
+
+    /// Its name for the tool Claude Code calls `claude` (hookshot's
+    /// reference names).
+    pub fn own_tool_name(self, claude: &'static str) -> &'static str {
+        self.tool_names()
+            .iter()
+            .find(|(_, c, _)| *c == claude)
+            .map_or(claude, |(own, _, _)| own)
+    }
+
+    /// A shell tool's result as its hooks read it after the tool ran
+    /// (`tool_response`): gemini-cli's `llmContent`/`returnDisplay`,
+    /// else Claude Code's streams.
+    pub fn shell_result(self, text: &str) -> Value {
+        match self {
+            Agent::Gemini => serde_json::json!({"llmContent": text, "returnDisplay": text}),
+            _ => serde_json::json!({"stdout": text, "stderr": "", "interrupted": false, "isImage": false}),
         }
     }
 
@@ -219,7 +304,7 @@ impl Agent {
     pub fn matcher_aliases(self) -> &'static [(&'static str, &'static [&'static str])] {
         match self {
             Agent::Codex => &[("apply_patch", &["Write", "Edit"])],
-            Agent::Claude | Agent::Gemini => &[],
+            _ => &[],
         }
     }
 
@@ -233,7 +318,7 @@ impl Agent {
             .map_or(u64::MAX, |d| d.as_secs());
         match self {
             Agent::Gemini => secs.min(cap) * 1000,
-            Agent::Claude | Agent::Codex => secs.min(cap),
+            _ => secs.min(cap),
         }
     }
 
@@ -278,18 +363,59 @@ impl Agent {
     pub fn regex_flavour(self) -> RegexFlavour {
         match self {
             Agent::Claude | Agent::Gemini => RegexFlavour::Ecma,
-            Agent::Codex => RegexFlavour::Rust,
+            // Go's RE2 (picoclaw) reads what the crate reads.
+            Agent::Codex | Agent::Jcli | Agent::Picoclaw => RegexFlavour::Rust,
         }
     }
 
-    /// The shell it runs a command hook with: Claude Code `/bin/sh -c`,
-    /// gemini-cli `bash -c`, Codex the user's shell ([`codex_shell`]).
-    pub fn shell(self) -> Vec<String> {
+    /// The shell it runs a command hook with, when not the runner's own
+    /// (`bash -c`, which is gemini-cli's, and which an embedder may
+    /// replace): Claude Code `/bin/sh -c`, Codex the user's shell
+    /// ([`codex_shell`]), jcli `sh -c` (its hooks document); picoclaw
+    /// starts programs, and a command line written for it runs as
+    /// hookshot's own do.
+    pub fn shell(self) -> Option<Vec<String>> {
         match self {
-            Agent::Claude => vec!["/bin/sh".into(), "-c".into()],
-            Agent::Gemini => vec!["bash".into(), "-c".into()],
-            Agent::Codex => codex_shell(),
+            Agent::Claude => Some(vec!["/bin/sh".into(), "-c".into()]),
+            Agent::Gemini | Agent::Picoclaw => None,
+            Agent::Codex => Some(codex_shell()),
+            Agent::Jcli => Some(vec!["sh".into(), "-c".into()]),
         }
+    }
+
+    /// The agent a hook of `dialect` from none of the agents' own files
+    /// (hookshot's settings, the command line) runs as: the format's
+    /// first agent, or the calling agent when it reads that format (Codex
+    /// calling runs hookshot's Claude-format hooks as it would run them).
+    pub fn of_dialect(dialect: Dialect, caller: Option<Agent>) -> Agent {
+        caller
+            .filter(|c| c.dialect() == dialect)
+            .unwrap_or_else(|| Agent::of_hook_file(dialect, Path::new("")))
+    }
+
+    /// The variable whose value Claude Code puts before every hook
+    /// command line it runs (`CLAUDE_CODE_SHELL_PREFIX`, a wrapper that
+    /// logs or sandboxes them).
+    pub fn shell_prefix_var(self) -> Option<&'static str> {
+        (self == Agent::Claude).then_some("CLAUDE_CODE_SHELL_PREFIX")
+    }
+
+    /// Whether it pastes its hook variables into a command line before the
+    /// shell reads it (gemini-cli replaces `$GEMINI_PROJECT_DIR` itself).
+    pub fn pastes_variables(self) -> bool {
+        self == Agent::Gemini
+    }
+
+    /// Whether a hook's `continue: false` ends the hooks of the event that
+    /// would run after it: not for gemini-cli, which runs its whole
+    /// sequential chain and stops after it.
+    pub fn stop_ends_chain(self) -> bool {
+        self != Agent::Gemini
+    }
+
+    /// Whether a block ends the hooks after it: jcli's `stop`/`skip`.
+    pub fn block_ends_chain(self) -> bool {
+        self == Agent::Jcli
     }
 
     /// Whether `path` is one of the settings files it reads and runs
@@ -322,6 +448,18 @@ impl Agent {
             Agent::Codex
         } else {
             Agent::Claude
+        }
+    }
+
+    /// The agent whose hook a hook of `dialect` from `path` is: the
+    /// dialect's agent, but for Claude Code's format, which Codex's files
+    /// share ([`Agent::of_claude_format_file`]).
+    pub fn of_hook_file(dialect: Dialect, path: &Path) -> Agent {
+        match dialect {
+            Dialect::Claude => Agent::of_claude_format_file(path),
+            Dialect::Gemini => Agent::Gemini,
+            Dialect::Jcli => Agent::Jcli,
+            Dialect::Picoclaw => Agent::Picoclaw,
         }
     }
 
@@ -792,7 +930,10 @@ mod tests {
         }
         assert_eq!(Agent::Codex.dialect(), Dialect::Claude);
         assert_eq!(Agent::Codex.regex_flavour(), RegexFlavour::Rust);
-        assert_eq!(Agent::Gemini.shell(), ["bash", "-c"]);
+        assert_eq!(Agent::Gemini.shell(), None);
+        assert_eq!(Agent::Gemini.own_tool_name("Bash"), "run_shell_command");
+        assert_eq!(Agent::Codex.own_tool_name("Bash"), "Bash");
+        assert_eq!(Agent::Jcli.shell().unwrap(), ["sh", "-c"]);
         let names = |a: Agent| -> Vec<&str> { a.events().into_iter().filter_map(|e| e.name_in(a.dialect())).collect() };
         assert_eq!(names(Agent::Codex).len(), 11);
         assert!(names(Agent::Codex).contains(&"PostCompact") && !names(Agent::Codex).contains(&"Notification"));
@@ -813,9 +954,10 @@ mod tests {
 
     #[test]
     fn the_file_places_read_back() {
-        assert_eq!(Agent::Claude.registered_file(true).name, "settings.local.json");
-        assert_eq!(Agent::Claude.registered_file(false).name, "settings.json");
-        assert_eq!(Agent::Codex.registered_file(true).name, "hooks.json");
+        assert_eq!(Agent::Claude.registered_file(true).unwrap().name, "settings.local.json");
+        assert_eq!(Agent::Claude.registered_file(false).unwrap().name, "settings.json");
+        assert_eq!(Agent::Codex.registered_file(true).unwrap().name, "hooks.json");
+        assert!(!Agent::Jcli.installable() && !Agent::Picoclaw.installable());
         let imported: Vec<_> = imported_files().collect();
         assert_eq!(imported.len(), 4);
         for (name, agent) in imported {

@@ -39,37 +39,6 @@ impl Dialect {
     }
 }
 
-impl Dialect {
-    /// The variables this dialect's agent sets for its hooks: hookshot sets
-    /// them for that dialect's hooks only, so a hook that checks one to know
-    /// its agent is not misled (gemini-cli also sets `CLAUDE_PROJECT_DIR`,
-    /// for Claude Code hooks it runs).
-    pub fn hook_vars(self) -> &'static [&'static str] {
-        match self {
-            Dialect::Gemini => &[
-                "GEMINI_PROJECT_DIR",
-                "GEMINI_CWD",
-                "GEMINI_SESSION_ID",
-                "GEMINI_PLANS_DIR",
-                "CLAUDE_PROJECT_DIR",
-            ],
-            Dialect::Claude => &[
-                "CLAUDE_PROJECT_DIR",
-                "CLAUDE_ENV_FILE",
-                "CLAUDE_PLUGIN_ROOT",
-                "CLAUDE_PLUGIN_DATA",
-            ],
-            Dialect::Jcli => &["JCLI_CWD", "JCLI_HOOK_EVENT"],
-            Dialect::Picoclaw => &[],
-        }
-    }
-
-    /// Whether `name` is a variable some agent sets for its hooks.
-    pub fn is_agent_var(name: &str) -> bool {
-        Dialect::ALL.iter().any(|d| d.hook_vars().contains(&name))
-    }
-}
-
 impl fmt::Display for Dialect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

@@ -363,15 +363,25 @@ pub struct HookDef {
 }
 
 impl HookDef {
-    /// The shell its agent runs this command hook with, when it is not
-    /// hookshot's default (`bash -c`): Claude Code runs `/bin/sh -c`, Codex
-    /// the user's shell ([`crate::agent::codex_shell`]), for hooks from their files.
-    pub fn agent_shell(&self) -> Option<Vec<String>> {
-        if self.dialect != Dialect::Claude {
-            return None;
-        }
+    /// The agent whose hook this is, by its format and file
+    /// ([`crate::Agent::of_hook_file`]): it runs with that agent's shell
+    /// and variables.
+    pub fn agent(&self) -> crate::Agent {
         let file = self.provenance.file.as_deref().unwrap_or(std::path::Path::new(""));
-        Some(crate::Agent::of_claude_format_file(file).shell())
+        crate::Agent::of_hook_file(self.dialect, file)
+    }
+
+    /// The agent it runs as when `caller` runs hookshot: its own file's
+    /// agent, but a hook from a file no agent owns beyond its format
+    /// (hookshot's settings) runs as the caller would run it when the
+    /// caller reads that format.
+    pub fn runs_as(&self, caller: Option<crate::Agent>) -> crate::Agent {
+        let own = self.agent();
+        if own == crate::Agent::of_dialect(self.dialect, None) {
+            crate::Agent::of_dialect(self.dialect, caller)
+        } else {
+            own
+        }
     }
 
     /// A hook with the plainest settings, the rest to be filled in with

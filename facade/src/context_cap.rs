@@ -19,9 +19,9 @@ use crate::background::spool;
 /// Cuts each record's context longer than its hook's limit, as Codex does;
 /// what the user is told of a whole text that could not be saved (the
 /// cut still applies: the model never gets more than the limit).
-pub(crate) fn cut(records: &mut [HookRecord], event: EventKind, session: &str) -> Vec<String> {
+pub(crate) fn cut(agent: Option<Agent>, records: &mut [HookRecord], event: EventKind, session: &str) -> Vec<String> {
     let mut unsaved = Vec::new();
-    let Some(default) = Agent::Codex.context_limit(event) else {
+    let Some(default) = agent.and_then(|a| a.context_limit(event)) else {
         return unsaved;
     };
     for r in records {

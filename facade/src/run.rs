@@ -124,7 +124,6 @@ impl HookSystem {
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty())
             .unwrap_or(&self.services.session_id);
-        let codex = cx.agent == Some(Agent::Codex);
         let mut vars: Vec<(String, String)> = vec![
             ("GEMINI_PROJECT_DIR".into(), wd.clone()),
             ("CLAUDE_PROJECT_DIR".into(), wd.clone()),
@@ -142,12 +141,6 @@ impl HookSystem {
         );
         if exports_env && let Some(f) = self.services.env_file.get() {
             vars.push(("CLAUDE_ENV_FILE".into(), f.display().to_string()));
-        }
-        // The calling agent's hooks get the variables it sets, no other:
-        // Codex sets none for its hooks in Claude Code's format.
-        if let Some(agent) = cx.agent {
-            let format = agent.dialect().hook_vars();
-            vars.retain(|(k, _)| !format.contains(&k.as_str()) || agent.hook_vars().contains(&k.as_str()));
         }
         let base = cx.env.clone();
         let caller = |name: &str| match &base {
@@ -173,7 +166,7 @@ impl HookSystem {
             cwd: self.services.workdir.clone(),
             vars,
             base,
-            shell: codex.then(|| Agent::Codex.shell()),
+            caller: cx.agent,
             gate: None,
         }
     }
@@ -355,7 +348,9 @@ impl HookSystem {
         if plan.runs_nothing_now() && plan.background.is_empty() {
             return Outcome::empty(event);
         }
-        let gemini = plan.running().any(|h| h.dialect == Dialect::Gemini);
+        let gemini = plan
+            .running()
+            .any(|h| h.runs_as(cx.agent).hook_vars().contains(&"GEMINI_PLANS_DIR"));
         let mut env = self.env(cx, event, input, &plan.prints, gemini);
         // What was approved is checked again as each hook of an approved
         // file starts: a script swapped since the load does not run.
@@ -389,11 +384,8 @@ impl HookSystem {
                 hookshot_aggregator::chain(event, input, output)
             })
             .await;
-        let codex = cx.agent == Some(Agent::Codex);
         let mut unsaved = Vec::new();
-        if codex {
-            unsaved.extend(context_cap::cut(&mut records, event, &self.session_of(input)));
-        }
+        unsaved.extend(context_cap::cut(cx.agent, &mut records, event, &self.session_of(input)));
         let mut outcome = hookshot_aggregator::aggregate(event, records);
         // Guards judge the tool call that will run: after every rewrite.
         if !plan.guards.is_empty() && !outcome.is_blocked() {
@@ -405,9 +397,7 @@ impl HookSystem {
                 ..run
             };
             let mut judged = self.services.runner.run_plan(run, &mut last, |_, _| {}).await;
-            if codex {
-                unsaved.extend(context_cap::cut(&mut judged, event, &self.session_of(input)));
-            }
+            unsaved.extend(context_cap::cut(cx.agent, &mut judged, event, &self.session_of(input)));
             let mut records = std::mem::take(&mut outcome.records);
             records.extend(judged);
             outcome = hookshot_aggregator::aggregate(event, records);

@@ -296,7 +296,7 @@ pub fn claude_plugins(home: &Path, project: &Path) -> Vec<(PathBuf, SourceKind)>
 /// an agent's settings.
 /// The order the agents' own files are read in: where a hook stands in a
 /// sequential plan must not move when a row is added to the agent table.
-const READ_ORDER: [Agent; 3] = [Agent::Gemini, Agent::Claude, Agent::Codex];
+const READ_ORDER: [Agent; 5] = [Agent::Gemini, Agent::Claude, Agent::Codex, Agent::Jcli, Agent::Picoclaw];
 
 /// The settings files hookshot looks for: system ([`system_dirs`]), user
 /// (`$XDG_CONFIG_HOME/hookshot`, with its [`IMPORTED_DIR`]), the agent-native user files when
@@ -349,7 +349,7 @@ pub fn discover(
     if agent_user_files && let Some(h) = home {
         for agent in READ_ORDER {
             for f in agent.files().iter().filter(|f| !f.project_only) {
-                add(h.join(agent.folder()).join(f.name), SourceKind::User, None);
+                add(h.join(agent.user_folder()).join(f.name), SourceKind::User, None);
             }
         }
         // Claude Code's user and per-project MCP servers, for mcp_tool hooks.
@@ -369,7 +369,6 @@ pub fn discover(
                 add(hooks, kind, scope);
             }
         }
-        add(h.join(".jdata/agent/hooks.yaml"), SourceKind::User, None);
     }
     // Extensions: the user's, then the project's (`extensions/<name>/`).
     if let Some(c) = &config_home {
@@ -389,8 +388,11 @@ pub fn discover(
         .into_iter()
         .flat_map(|a| a.files().iter().map(move |f| Path::new(a.folder()).join(f.name)));
     let hookshot_own = [".hookshot/settings.json", ".hookshot/hooks.yaml"].map(PathBuf::from);
-    let others = [".mcp.json", ".jcli/hooks.yaml"].map(PathBuf::from);
-    for rel in hookshot_own.into_iter().chain(agents).chain(others) {
+    for rel in hookshot_own
+        .into_iter()
+        .chain(agents)
+        .chain([PathBuf::from(".mcp.json")])
+    {
         add(project.join(rel), SourceKind::Project, Some(project));
     }
     out.extend(plugins_gone.into_iter().map(|(path, kind, scope)| Source {

@@ -106,7 +106,7 @@ impl Source {
             (_, "gemini-extension.json") => Some(Dialect::Gemini),
             // What `hookshot install --import` moved out of an agent's file.
             (Some(IMPORTED_DIR), _) if self.in_hookshot_dir() => Agent::of_imported(name).map(Agent::dialect),
-            (Some(".jcli"), _) | (_, "hooks.yaml" | "hooks.yml") => Some(Dialect::Jcli),
+            (_, "hooks.yaml" | "hooks.yml") => Some(Dialect::Jcli),
             (Some("hooks"), "hooks.json") if self.plugin_root().is_some() => Some(Dialect::Claude),
             _ => None,
         }

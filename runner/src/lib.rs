@@ -20,7 +20,7 @@ mod plan;
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
@@ -330,19 +330,13 @@ fn gemini_variables<'a>(command: &'a str, env: &RunEnv) -> std::borrow::Cow<'a, 
     out.into()
 }
 
-/// `CLAUDE_CODE_SHELL_PREFIX` when Claude Code would wrap this hook's
-/// command in it: a shell-form hook (not `args`, not PowerShell) of a
-/// Claude Code file, run for Claude Code (Codex, calling hookshot, knows
-/// no such variable), the variable set and not empty.
-fn claude_shell_prefix(hook: &HookDef, env: &RunEnv) -> Option<String> {
-    if hook.dialect != hookshot_core::Dialect::Claude || env.shell.is_some() {
-        return None;
-    }
-    let file = hook.provenance.file.as_deref().unwrap_or(Path::new(""));
-    if hookshot_core::Agent::of_claude_format_file(file) != hookshot_core::Agent::Claude {
-        return None;
-    }
-    env.var("CLAUDE_CODE_SHELL_PREFIX").filter(|p| !p.is_empty())
+/// The shell prefix the agent this hook runs as would wrap its command
+/// line in (Claude Code's `CLAUDE_CODE_SHELL_PREFIX`: a shell-form hook,
+/// not `args`, not PowerShell; Codex, calling hookshot, knows no such
+/// variable), when set and not empty.
+fn shell_prefix(hook: &HookDef, env: &RunEnv) -> Option<String> {
+    let var = hook.runs_as(env.caller).shell_prefix_var()?;
+    env.var(var).filter(|p| !p.is_empty())
 }
 
 /// A hook's command line wrapped in Claude Code's shell prefix as Claude
@@ -441,9 +435,10 @@ pub struct RunEnv {
     /// process's own: a long-lived server gives each event's hooks its
     /// caller's (`None`: this process's).
     pub base: Option<std::sync::Arc<Vec<(String, String)>>>,
-    /// The shell a command hook runs with, when not the runner's own: its
-    /// agent's ([`HookDef::agent_shell`]).
-    pub shell: Option<Vec<String>>,
+    /// The agent that runs hookshot for this event, when one does: a hook
+    /// in its format from none of the agents' own files runs as it would
+    /// run it ([`HookDef::runs_as`]).
+    pub caller: Option<hookshot_core::Agent>,
     /// Asked right before each hook starts (each attempt): `Err` says why
     /// it must not start now (its file's approval no longer holds).
     pub gate: Option<Gate>,
@@ -483,32 +478,35 @@ impl RunEnv {
     /// Of the variables agents set for their hooks, a hook gets only those
     /// its own agent sets (a Claude Code hook does not see
     /// `GEMINI_PROJECT_DIR`), and it runs with its agent's shell.
-    fn for_hook(&self, hook: &HookDef) -> std::borrow::Cow<'_, RunEnv> {
-        let own = hook.dialect.hook_vars();
-        let foreign = |k: &str| hookshot_core::Dialect::is_agent_var(k) && !own.contains(&k);
-        // The calling agent's shell (Codex's) for hooks in its format; else
-        // the shell of the agent whose file the hook comes from.
-        let shell = match &self.shell {
-            Some(caller) if hook.dialect == hookshot_core::Dialect::Claude => Some(caller.clone()),
-            _ => hook.agent_shell(),
+    fn for_hook(&self, hook: &HookDef) -> HookEnv<'_> {
+        let agent = hook.runs_as(self.caller);
+        let own = agent.hook_vars();
+        let foreign = |k: &str| hookshot_core::Agent::is_hook_var(k) && !own.contains(&k);
+        let env = if hook.options.env.is_empty() && !self.vars.iter().any(|(k, _)| foreign(k)) {
+            std::borrow::Cow::Borrowed(self)
+        } else {
+            std::borrow::Cow::Owned(RunEnv {
+                cwd: self.cwd.clone(),
+                vars: self
+                    .vars
+                    .iter()
+                    .filter(|(k, _)| !foreign(k))
+                    .chain(&hook.options.env)
+                    .cloned()
+                    .collect(),
+                base: self.base.clone(),
+                gate: self.gate.clone(),
+                caller: self.caller,
+            })
         };
-        if hook.options.env.is_empty() && shell == self.shell && !self.vars.iter().any(|(k, _)| foreign(k)) {
-            return std::borrow::Cow::Borrowed(self);
-        }
-        std::borrow::Cow::Owned(RunEnv {
-            cwd: self.cwd.clone(),
-            vars: self
-                .vars
-                .iter()
-                .filter(|(k, _)| !foreign(k))
-                .chain(&hook.options.env)
-                .cloned()
-                .collect(),
-            base: self.base.clone(),
-            gate: self.gate.clone(),
-            shell,
-        })
+        HookEnv { env, agent }
     }
+}
+
+/// One hook's environment, and the agent it runs as (its shell).
+struct HookEnv<'a> {
+    env: std::borrow::Cow<'a, RunEnv>,
+    agent: hookshot_core::Agent,
 }
 
 /// A hook compiled into the process (defined in the core, so the
@@ -802,7 +800,7 @@ impl Runner {
             env,
             deadline,
         } = one;
-        let env = env.for_hook(hook);
+        let HookEnv { env, .. } = env.for_hook(hook);
         let headers: Vec<(String, String)> = headers
             .iter()
             .map(|(k, v)| (k.clone(), http::interpolate(v, allowed, &env)))
@@ -877,7 +875,7 @@ impl Runner {
             }
             Some(Err(e)) => return failed(Failure::new(FailureKind::Protocol, format!("has a bad input: {e}"))),
         };
-        let env = env.for_hook(hook);
+        let HookEnv { env, .. } = env.for_hook(hook);
         match self.mcp.call(server, spec, tool, arguments, &env, deadline).await {
             Ok(result) => {
                 let mut text = result.text;
@@ -1053,11 +1051,11 @@ impl Runner {
                     .run_mcp(one, server, spawn.as_ref(), tool, template.as_deref())
                     .await;
             }
-            HookAction::Command { command } if hook.dialect == hookshot_core::Dialect::Gemini => {
+            HookAction::Command { command } if hook.runs_as(env.caller).pastes_variables() => {
                 gemini_line = gemini_variables(command, env);
                 Program::Line(&gemini_line)
             }
-            HookAction::Command { command } => match claude_shell_prefix(hook, env) {
+            HookAction::Command { command } => match shell_prefix(hook, env) {
                 Some(prefix) => {
                     prefixed = with_shell_prefix(&prefix, command);
                     Program::Line(&prefixed)
@@ -1067,9 +1065,12 @@ impl Runner {
             HookAction::Exec { program, args } => Program::Argv(program, args),
         };
         // A hook's own variables (a plugin's root) go on top of the event's.
-        let env = env.for_hook(hook);
+        let HookEnv { env, agent } = env.for_hook(hook);
         let left = deadline.saturating_duration_since(Instant::now());
-        let mut captured = self.run_program(command, left, input.bytes, env.as_ref()).await;
+        let shell = agent.shell();
+        let mut captured = self
+            .run_program(command, shell.as_deref(), left, input.bytes, env.as_ref())
+            .await;
         if own {
             captured.limit = Some(hook.timeout);
         }
@@ -1078,22 +1079,32 @@ impl Runner {
 
     /// Runs one command line under supervision.
     pub async fn run_command(&self, command: &str, timeout: Duration, input: &[u8], env: &RunEnv) -> Captured {
-        self.run_program(Program::Line(command), timeout, input, env).await
+        self.run_program(Program::Line(command), None, timeout, input, env)
+            .await
     }
 
-    /// Runs one program under supervision: a command line (through the
-    /// shell unless it needs none) or a program with its arguments.
-    pub async fn run_program(&self, program: Program<'_>, timeout: Duration, input: &[u8], env: &RunEnv) -> Captured {
+    /// Runs one program under supervision: a command line (through
+    /// `shell`, else the runner's own, unless it needs none) or a program
+    /// with its arguments.
+    pub async fn run_program(
+        &self,
+        program: Program<'_>,
+        shell: Option<&[String]>,
+        timeout: Duration,
+        input: &[u8],
+        env: &RunEnv,
+    ) -> Captured {
         let cfg = &self.config;
         let command = match program {
             Program::Line(c) => c,
             Program::Argv(p, _) => p,
         };
         let start = Instant::now();
-        let shell = env.shell.as_ref().unwrap_or(&cfg.shell);
+        let shell = shell.unwrap_or(&cfg.shell);
         // A plain `-c` shell runs a command that needs none exactly as an
         // exec would; another shell (zsh reads `~/.zshenv`) may not.
-        let default_shell = shell.len() == 2 && matches!(shell[0].as_str(), "bash" | "/bin/sh") && shell[1] == "-c";
+        let default_shell =
+            shell.len() == 2 && matches!(shell[0].as_str(), "bash" | "sh" | "/bin/sh") && shell[1] == "-c";
         let supervised = |mut c: Command| {
             if let Some(base) = &env.base {
                 c.env_clear().envs(base.iter().map(|(k, v)| (k, v)));

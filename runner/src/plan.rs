@@ -113,11 +113,12 @@ impl Runner {
             let record = self.traced(hook, hi, plan.env, deadline).await;
             between(input, &record.output);
             let blocked = record.output.decision.is_block();
-            // continue:false ends everything (but for gemini-cli, which runs
-            // its whole chain and stops the agent after it); jcli's
-            // stop/skip and fail-fast end the chain at a block.
-            let ends = (record.output.stop && hook.dialect != Dialect::Gemini)
-                || (blocked && (hook.dialect == Dialect::Jcli || plan.fail_fast));
+            // continue:false ends everything where the hook's agent says so
+            // (gemini-cli runs its whole chain and stops after it); a
+            // block ends it for jcli's stop/skip and under fail-fast.
+            let agent = hook.agent();
+            let ends = (record.output.stop && agent.stop_ends_chain())
+                || (blocked && (agent.block_ends_chain() || plan.fail_fast));
             records.push(record);
             if ends {
                 break;

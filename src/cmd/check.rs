@@ -24,26 +24,20 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Whose event it is: the agent's hooks, tool names and answers.
-    #[arg(long, value_enum, default_value = "claude")]
+    #[arg(long, value_parser = crate::install::AgentName { installable: false }, default_value = "claude")]
     agent: Agent,
     #[command(flatten)]
     sources: Sources,
 }
 
 pub(crate) async fn run(args: CheckArgs) -> Result<u8, Fail> {
-    let agent = args.agent.core();
+    let agent = args.agent;
     let dialect = agent.dialect();
-    let tool = match agent {
-        hookshot::Agent::Gemini => "run_shell_command",
-        _ => "Bash",
-    };
+    let tool = agent.own_tool_name("Bash");
     let (event, command, response) = match &args.output {
         Some(file) => {
             let text = std::fs::read_to_string(file).map_err(|e| Fail::Usage(format!("{}: {e}", file.display())))?;
-            let response = match agent {
-                hookshot::Agent::Gemini => json!({"llmContent": text, "returnDisplay": text}),
-                _ => json!({"stdout": text, "stderr": "", "interrupted": false, "isImage": false}),
-            };
+            let response = agent.shell_result(&text);
             (EventKind::AfterTool, format!("cat {}", file.display()), Some(response))
         }
         None => (EventKind::BeforeTool, args.command.clone().unwrap_or_default(), None),

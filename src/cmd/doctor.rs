@@ -8,7 +8,7 @@ use hookshot::FailPolicy;
 
 use crate::fail::Fail;
 use crate::install::{
-    AGENTS, Agent, Guarded, codex_approval, codex_approval::Approval, codex_approval::By, registration,
+    Agent, Guarded, agents, codex_approval, codex_approval::Approval, codex_approval::By, registration,
 };
 use crate::load::{Sources, build, trust_store_path};
 
@@ -31,7 +31,7 @@ pub(crate) fn run(args: DoctorArgs) -> Result<u8, Fail> {
     let reg = hooks.registry();
     let policy = reg.failure_policy();
     let mut bad = 0;
-    for agent in AGENTS {
+    for agent in agents() {
         for (scope, dir) in [("user", None), ("project", Some(project.as_path()))] {
             let Some(r) = registration(agent, dir) else {
                 println!("  {agent} ({scope}): not registered");
@@ -66,7 +66,7 @@ pub(crate) fn run(args: DoctorArgs) -> Result<u8, Fail> {
                     if dir.is_some() { " --project" } else { "" }
                 );
             }
-            if agent == Agent::Codex
+            if agent.approves_hooks()
                 && let Some(a) = codex_approval(&r.file, &project)
             {
                 bad += codex_pending(agent, scope, &a);

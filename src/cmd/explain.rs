@@ -23,7 +23,7 @@ pub(crate) struct ExplainArgs {
     #[arg(long)]
     json: bool,
     /// The agent that runs hookshot, as `fire --agent` takes it.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = crate::install::AgentName { installable: false })]
     agent: Option<crate::install::Agent>,
 }
 

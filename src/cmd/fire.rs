@@ -49,7 +49,7 @@ pub(crate) struct FireArgs {
     /// registers): its own settings files are its business, and answers
     /// take its shape. Without it, the agent is told from the environment
     /// and the input.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = crate::install::AgentName { installable: false })]
     agent: Option<Agent>,
 }
 
@@ -62,7 +62,6 @@ impl FireArgs {
     /// its messages. A test in main.rs checks that where this reads a
     /// line, clap reads it the same.
     pub(crate) fn plain(args: &[String]) -> Option<FireArgs> {
-        use clap::ValueEnum;
         let mut out = FireArgs {
             event: String::new(),
             input: None,
@@ -86,7 +85,7 @@ impl FireArgs {
                 "--input" if out.input.is_none() => out.input = Some(value()?),
                 "--settings" => out.sources.settings.push(value()?.into()),
                 "--workdir" if out.sources.workdir.is_none() => out.sources.workdir = Some(value()?.into()),
-                "--agent" if out.agent.is_none() => out.agent = Some(Agent::from_str(&value()?, false).ok()?),
+                "--agent" if out.agent.is_none() => out.agent = Some(Agent::parse(&value()?)?),
                 "--warm" if !out.warm => out.warm = true,
                 "--trust-project" if !out.sources.trust_project => out.sources.trust_project = true,
                 "--agent-user-files" if !out.sources.agent_user_files => out.sources.agent_user_files = true,

@@ -17,8 +17,7 @@ mod file;
 
 use std::path::{Path, PathBuf};
 
-use clap::ValueEnum;
-use hookshot::{Dialect, EventKind, FailPolicy};
+use hookshot::{EventKind, FailPolicy};
 use hookshot_core::agent::IMPORTED_DIR;
 use serde_json::{Map, Value, json};
 
@@ -26,16 +25,53 @@ use crate::fail::Fail;
 use crate::load::{Sources, build, config_home, trust_store_path};
 use file::JsonFile;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub(crate) enum Agent {
-    /// Claude Code (`.claude/settings.json`; `settings.local.json` in a
-    /// project).
-    Claude,
-    /// gemini-cli (`.gemini/settings.json`).
-    Gemini,
-    /// OpenAI Codex (`.codex/hooks.json`).
-    Codex,
+/// The agents of the agent table; install registers in those with a file
+/// to register in ([`hookshot::Agent::installable`]).
+pub(crate) use hookshot::Agent;
+
+/// The agent table's names on the command line: every agent, or with
+/// `installable` those install registers in.
+#[derive(Clone, Copy)]
+pub(crate) struct AgentName {
+    pub(crate) installable: bool,
+}
+
+impl AgentName {
+    fn names(self) -> impl Iterator<Item = &'static str> {
+        Agent::ALL
+            .into_iter()
+            .filter(move |a| !self.installable || a.installable())
+            .map(Agent::name)
+    }
+}
+
+impl clap::builder::TypedValueParser for AgentName {
+    type Value = Agent;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Agent, clap::Error> {
+        let name = value.to_string_lossy();
+        match Agent::parse(&name).filter(|a| !self.installable || a.installable()) {
+            Some(agent) => Ok(agent),
+            None => {
+                let known: Vec<&str> = self.names().collect();
+                let why = match Agent::parse(&name) {
+                    Some(a) => format!("hookshot reads {a}'s hook files but does not register in them"),
+                    None => format!("unknown agent \"{name}\""),
+                };
+                let msg = format!("{why}; use {}\n", known.join(", "));
+                Err(clap::Error::raw(clap::error::ErrorKind::InvalidValue, msg).with_cmd(cmd))
+            }
+        }
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(self.names().map(clap::builder::PossibleValue::new)))
+    }
 }
 
 /// How long the agent waits for `hookshot fire`: longer than any hook's own
@@ -53,26 +89,36 @@ struct AgentFile {
     imported: &'static str,
 }
 
-impl Agent {
-    fn name(self) -> &'static str {
-        self.core().name()
-    }
+/// What install does with an agent of the table.
+trait Install: Copy {
+    fn files_in(self, scope: &Scope) -> Vec<AgentFile>;
+    fn settings_file(self, scope: &Scope) -> PathBuf;
+    fn registered_events(self) -> Vec<&'static str>;
+    fn imported_file(self, scope: &Scope, name: &str) -> PathBuf;
+    fn entry(self, command: &str, event: &str) -> Value;
+}
 
+impl Install for Agent {
     /// The agent's files in `scope` that install reads or writes (its
     /// row of the agent table: where it registers, and what `--import`
     /// moves).
-    fn files(self, scope: &Scope) -> Vec<AgentFile> {
-        let agent = self.core();
+    fn files_in(self, scope: &Scope) -> Vec<AgentFile> {
+        let agent = self;
         let in_project = matches!(scope, Scope::Project(_));
         let registered = agent.registered_file(in_project);
+        let folder = if in_project {
+            agent.folder()
+        } else {
+            agent.user_folder()
+        };
         agent
             .files()
             .iter()
             .filter(|f| in_project || !f.project_only)
             .filter_map(|f| {
                 Some(AgentFile {
-                    path: scope.root().join(agent.folder()).join(f.name),
-                    register: f == registered,
+                    path: scope.root().join(folder).join(f.name),
+                    register: Some(f) == registered,
                     imported: f.imported_as?,
                 })
             })
@@ -81,7 +127,7 @@ impl Agent {
 
     /// The file hookshot registers in.
     fn settings_file(self, scope: &Scope) -> PathBuf {
-        self.files(scope)
+        self.files_in(scope)
             .into_iter()
             .find(|f| f.register)
             .map(|f| f.path)
@@ -93,28 +139,13 @@ impl Agent {
     /// replaces Claude Code's own git worktree handling, which no
     /// multiplexer should do unasked (hooks a user has there stay with
     /// Claude Code).
-    fn events(self) -> Vec<&'static str> {
+    fn registered_events(self) -> Vec<&'static str> {
         let d = self.dialect();
-        self.core()
-            .events()
+        self.events()
             .into_iter()
             .filter(|e| !matches!(e, EventKind::WorktreeCreate | EventKind::WorktreeRemove))
             .filter_map(|e| e.name_in(d))
             .collect()
-    }
-
-    fn dialect(self) -> Dialect {
-        self.core().dialect()
-    }
-
-    /// The agent in the table every stage reads (the command line's
-    /// spelling of it is this enum, for clap).
-    pub(crate) fn core(self) -> hookshot::Agent {
-        match self {
-            Agent::Claude => hookshot::Agent::Claude,
-            Agent::Gemini => hookshot::Agent::Gemini,
-            Agent::Codex => hookshot::Agent::Codex,
-        }
     }
 
     /// Where `--import` puts the hooks of one of the agent's files.
@@ -127,23 +158,17 @@ impl Agent {
 
     /// One registration: `hookshot fire EVENT`, no matcher (every target).
     fn entry(self, command: &str, event: &str) -> Value {
-        let timeout = self.core().timeout_value(event, AGENT_TIMEOUT_S);
+        let timeout = self.timeout_value(event, AGENT_TIMEOUT_S);
         let mut hook = json!({"type": "command", "command": command, "timeout": timeout});
-        if self == Agent::Gemini {
+        if self.names_hooks() {
             hook["name"] = json!("hookshot");
         }
         // hookshot cuts each hook's context to its own limit, as Codex
         // would; Codex must not cut their sum to one hook's 2,500 tokens.
-        if let Some(limit) =
-            hookshot::EventKind::parse(event).and_then(|(kind, _)| self.core().entry_context_limit(kind))
-        {
+        if let Some(limit) = hookshot::EventKind::parse(event).and_then(|(kind, _)| self.entry_context_limit(kind)) {
             hook["additionalContextLimit"] = json!(limit);
         }
         json!({"hooks": [hook]})
-    }
-
-    fn parse(name: &str) -> Option<Agent> {
-        AGENTS.into_iter().find(|a| a.name() == name)
     }
 }
 
@@ -174,7 +199,7 @@ impl Scope {
 #[derive(clap::Args, Debug)]
 pub(crate) struct Place {
     /// The agent.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = AgentName { installable: true })]
     agent: Agent,
     /// The user's settings (~/.claude, ~/.gemini, ~/.codex): the default.
     #[arg(long, conflicts_with = "project")]
@@ -220,7 +245,7 @@ pub(crate) struct InstallArgs {
 #[derive(clap::Args, Debug)]
 pub(crate) struct UninstallArgs {
     /// The agent.
-    #[arg(long, value_enum, required_unless_present = "all")]
+    #[arg(long, value_parser = AgentName { installable: true }, required_unless_present = "all")]
     agent: Option<Agent>,
     /// The user's settings (~/.claude, ~/.gemini, ~/.codex): the default.
     #[arg(long, conflicts_with_all = ["project", "all"])]
@@ -619,7 +644,7 @@ fn groups_of(doc: &Map<String, Value>) -> impl Iterator<Item = (&String, &Vec<Va
 /// at a time, in the file it would go to, so one bad entry keeps only
 /// itself back).
 fn cannot_take(agent: Agent, event: &str, group: &Value, imported: &Path) -> Option<String> {
-    if !agent.events().contains(&event) {
+    if !agent.registered_events().contains(&event) {
         return Some(format!("hookshot does not run {} hooks for {event}", agent.name()));
     }
     let hooks = group.get("hooks").and_then(Value::as_array);
@@ -773,7 +798,7 @@ fn register(
         )));
     };
     let mut added = 0;
-    for event in agent.events() {
+    for event in agent.registered_events() {
         let command = Command {
             program,
             portable,
@@ -825,8 +850,9 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
         _ => policy_for(&scope)?,
     };
     let program = this_program(dry)?;
-    // A file a team shares names the program so it works on another machine.
-    let portable = matches!(scope, Scope::Project(_)) && agent != Agent::Claude;
+    // A file a team shares (in a project, not one kept per user) names the
+    // program so it works on another machine.
+    let portable = matches!(scope, Scope::Project(_)) && agent.registered_file(true).is_some_and(|f| !f.project_only);
     let mut left = Vec::new();
     let mut code = 0;
     warn_if_run_from_inside(&scope);
@@ -835,7 +861,7 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
     {
         remember_project(project);
     }
-    for f in agent.files(&scope) {
+    for f in agent.files_in(&scope) {
         // A file install only reads may lie anywhere; one it writes may not.
         let writes = f.register || args.import;
         // Refused before anything is written beside it (a backup, an import).
@@ -861,7 +887,7 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
         let mut theirs = Map::new();
         // Codex's hooks move only once Codex runs hookshot's entries, and
         // with their approvals (codex_import.rs): decided after register.
-        if args.import && agent != Agent::Codex {
+        if args.import && !agent.approves_hooks() {
             let (taken, stays) = take_theirs(agent, &mut doc, &imported);
             theirs = taken;
             left.extend(stays.into_iter().map(|s| format!("{}: {s}", f.path.display())));
@@ -873,7 +899,7 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
             0
         };
         let mut codex_plan = None;
-        if args.import && agent == Agent::Codex && f.register {
+        if args.import && agent.approves_hooks() && f.register {
             let cwd = match &scope {
                 Scope::Project(p) => p.clone(),
                 Scope::User { .. } => std::env::current_dir().unwrap_or_else(|_| scope.root().to_path_buf()),
@@ -898,7 +924,7 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
                 println!(
                     "{}: hookshot is already registered for all {} events; nothing changed",
                     f.path.display(),
-                    agent.events().len()
+                    agent.registered_events().len()
                 );
             }
             continue;
@@ -945,7 +971,7 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
             println!(
                 "{}: hookshot registered for {added} event(s) ({} in all); the file as it was is kept beside it for `hookshot uninstall --agent {}`",
                 f.path.display(),
-                agent.events().len(),
+                agent.registered_events().len(),
                 agent.name()
             );
         } else {
@@ -956,7 +982,7 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
         println!("dry run: nothing was written");
         return Ok(code);
     }
-    if agent == Agent::Codex {
+    if agent.approves_hooks() {
         // Codex runs a hook of hooks.json only once its user approved it:
         // until then this registration guards nothing.
         let settings = agent.settings_file(&scope);
@@ -1201,7 +1227,7 @@ pub(crate) fn uninstall(args: UninstallArgs) -> Result<u8, Fail> {
     };
     let scope = scope(&place)?;
     let mut any = false;
-    for f in agent.files(&scope) {
+    for f in agent.files_in(&scope) {
         any |= uninstall_file(agent, &scope, &f)?;
     }
     if !any {
@@ -1275,8 +1301,8 @@ fn uninstall_all(workdir: Option<&Path>, purge: bool) -> Result<u8, Fail> {
     }
     let mut removed = 0;
     for scope in &scopes {
-        for agent in AGENTS {
-            for f in agent.files(scope) {
+        for agent in agents() {
+            for f in agent.files_in(scope) {
                 match uninstall_file(agent, scope, &f) {
                     Ok(done) => removed += usize::from(done),
                     Err(e) => {
@@ -1355,7 +1381,7 @@ fn uninstall_file(agent: Agent, scope: &Scope, f: &AgentFile) -> Result<bool, Fa
     let removed = remove_ours(&mut doc);
     // Codex's imported groups go back to their own places, with their
     // approvals (codex_import.rs).
-    let codex_restored = agent == Agent::Codex && codex_import::restore(path, &mut doc)?;
+    let codex_restored = agent.approves_hooks() && codex_import::restore(path, &mut doc)?;
     // What --import moved out goes back where it came from.
     let imported = agent.imported_file(scope, f.imported);
     let had = JsonFile::read(&imported, confine)?;
@@ -1374,7 +1400,7 @@ fn uninstall_file(agent: Agent, scope: &Scope, f: &AgentFile) -> Result<bool, Fa
         merge_groups(&mut doc, theirs);
         restored
     } else {
-        if agent == Agent::Codex {
+        if agent.approves_hooks() {
             // Their places and approvals were not kept (the record in
             // hookshot's data folder is gone): appended, they are new
             // entries to Codex, which runs none of them until approved.
@@ -1467,9 +1493,9 @@ pub(crate) fn registration(agent: Agent, project: Option<&Path>) -> Option<Regis
         Some(p) => Scope::Project(p.to_path_buf()),
         None => scope_of(None).ok()?,
     };
-    let all = agent.events();
+    let all = agent.registered_events();
     let mut r: Option<Registration> = None;
-    for f in agent.files(&scope) {
+    for f in agent.files_in(&scope) {
         let Ok(file) = JsonFile::read(&f.path, None) else {
             continue;
         };
@@ -1545,12 +1571,9 @@ fn is_executable(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
-pub(crate) const AGENTS: [Agent; 3] = [Agent::Claude, Agent::Gemini, Agent::Codex];
-
-impl std::fmt::Display for Agent {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
+/// The agents install registers in.
+pub(crate) fn agents() -> impl Iterator<Item = Agent> {
+    Agent::ALL.into_iter().filter(|a| a.installable())
 }
 
 #[cfg(test)]

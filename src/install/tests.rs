@@ -149,14 +149,14 @@ fn the_closed_policy_blocks_only_where_a_block_is_safe() {
 
 #[test]
 fn every_agent_event_name_is_known() {
-    for agent in AGENTS {
-        for e in agent.events() {
+    for agent in agents() {
+        for e in agent.registered_events() {
             assert!(EventKind::parse(e).is_some(), "{agent}: {e}");
         }
     }
-    assert!(!Agent::Claude.events().contains(&"WorktreeCreate"));
-    assert!(Agent::Gemini.events().contains(&"BeforeTool"));
-    assert!(Agent::Codex.events().contains(&"PermissionRequest"));
+    assert!(!Agent::Claude.registered_events().contains(&"WorktreeCreate"));
+    assert!(Agent::Gemini.registered_events().contains(&"BeforeTool"));
+    assert!(Agent::Codex.registered_events().contains(&"PermissionRequest"));
 }
 
 /// Codex cuts the context of each of its hooks to 2,500 tokens; hookshot
@@ -205,8 +205,8 @@ fn each_agent_imports_into_a_file_discovery_reads_in_its_dialect() {
             config: "/h/.config".into(),
         },
     ] {
-        for agent in AGENTS {
-            for f in agent.files(&scope) {
+        for agent in agents() {
+            for f in agent.files_in(&scope) {
                 let file = agent.imported_file(&scope, f.imported);
                 let name = file.file_name().and_then(|n| n.to_str()).unwrap();
                 assert_eq!(
