@@ -17,6 +17,7 @@ pub mod llm;
 pub mod mcp;
 mod persistent;
 mod plan;
+mod supervise;
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
@@ -26,7 +27,6 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::time::Instant;
 
-use groups::OwnedGroup;
 pub use groups::{group_taken, owned_groups, terminate_all};
 use hookshot_core::input::for_dialect;
 use hookshot_core::{
@@ -34,13 +34,11 @@ use hookshot_core::{
     ProcessSpec,
 };
 pub use llm::ModelClient;
-use nix::sys::signal::Signal;
 pub use persistent::ProcessPool;
 pub use plan::PlanRun;
 use serde_json::{Map, Value};
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command;
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::Semaphore;
 use tracing::Instrument;
 
 /// Why a model hook cannot run in a runner without a model client.
@@ -553,28 +551,6 @@ impl Default for Runner {
     fn default() -> Self {
         Runner::new(RunnerConfig::default())
     }
-}
-
-/// Reads a stream to its end (or until told to stop), keeping at most `cap`
-/// bytes.
-async fn read_capped<R: AsyncRead + Unpin>(mut r: R, cap: usize, mut stop: watch::Receiver<bool>) -> (Vec<u8>, bool) {
-    let mut kept = Vec::new();
-    let mut truncated = false;
-    let mut chunk = vec![0u8; 16 * 1024];
-    loop {
-        let n = tokio::select! {
-            biased;
-            res = r.read(&mut chunk) => match res {
-                Ok(0) | Err(_) => break,
-                Ok(n) => n,
-            },
-            _ = stop.changed() => break,
-        };
-        let room = cap.saturating_sub(kept.len());
-        kept.extend_from_slice(&chunk[..n.min(room)]);
-        truncated |= n > room;
-    }
-    (kept, truncated)
 }
 
 impl Runner {
@@ -1145,126 +1121,16 @@ impl Runner {
                 None => through_shell(),
             },
         };
-        let mut child = match spawned {
-            Ok(c) => c,
-            Err(e) => {
-                return Captured {
-                    exit: Exit {
-                        spawn_error: Some(format!("{command}: {e}")),
-                        ..Exit::default()
-                    },
-                    duration: start.elapsed(),
-                    ..Captured::default()
-                };
-            }
-        };
-        // Dropped on any path out of here (cancellation included), it kills
-        // the group; a hook that exits on its own releases it below.
-        let group = OwnedGroup::new(child.id());
-        let (stop_tx, stop_rx) = watch::channel(false);
-
-        // The input is written while the hook runs, from the caller's bytes:
-        // no copy per hook (ten hooks of a 100 MB event would hold 1 GB).
-        let stdin = child.stdin.take();
-        let writer = async move {
-            if let Some(mut stdin) = stdin {
-                // EPIPE from a hook that never reads its input is fine.
-                let _ = stdin.write_all(input).await;
-                let _ = stdin.shutdown().await;
-            }
-        };
-        tokio::pin!(writer);
-        let mut written = false;
-        let out = child
-            .stdout
-            .take()
-            .map(|s| tokio::spawn(read_capped(s, cfg.output_cap, stop_rx.clone())));
-        let err = child
-            .stderr
-            .take()
-            .map(|s| tokio::spawn(read_capped(s, cfg.output_cap, stop_rx)));
-
-        let mut timed_out = false;
-        let expiry = tokio::time::sleep(timeout);
-        tokio::pin!(expiry);
-        let status = loop {
-            tokio::select! {
-                s = child.wait() => break s.ok(),
-                () = &mut writer, if !written => written = true,
-                () = &mut expiry => {
-                    timed_out = true;
-                    group.signal(Signal::SIGTERM);
-                    match tokio::time::timeout(cfg.kill_grace, child.wait()).await {
-                        Ok(s) => break s.ok(),
-                        Err(_) => {
-                            group.signal(Signal::SIGKILL);
-                            break child.wait().await.ok();
-                        }
-                    }
-                }
-            }
-        };
-
-        // The hook is gone; its pipes close unless something it started still
-        // holds them. Give such leftovers a moment. A hook that ended on its
-        // own keeps what it started in the background (its output is no
-        // longer read); one that timed out has its whole group killed.
-        let collect = async {
-            let o = match out {
-                Some(h) => h.await.unwrap_or_default(),
-                None => Default::default(),
-            };
-            let e = match err {
-                Some(h) => h.await.unwrap_or_default(),
-                None => Default::default(),
-            };
-            (o, e)
-        };
-        tokio::pin!(collect);
-        let ((stdout, stdout_truncated), (stderr, stderr_truncated)) =
-            match tokio::time::timeout(cfg.pipe_linger, &mut collect).await {
-                Ok(r) => r,
-                Err(_) if !timed_out => {
-                    let _ = stop_tx.send(true);
-                    collect.await
-                }
-                Err(_) => {
-                    group.signal(Signal::SIGKILL);
-                    match tokio::time::timeout(cfg.kill_grace, &mut collect).await {
-                        Ok(r) => r,
-                        Err(_) => {
-                            // A process that left the group (setsid) holds the
-                            // pipe: stop reading and keep what arrived.
-                            let _ = stop_tx.send(true);
-                            collect.await
-                        }
-                    }
-                }
-            };
-        if timed_out {
-            drop(group);
-        } else {
-            group.release();
-        }
-
-        use std::os::unix::process::ExitStatusExt;
-        Captured {
-            exit: Exit {
-                code: status.and_then(|s| s.code()),
-                signal: if timed_out {
-                    None
-                } else {
-                    status.and_then(|s| s.signal())
+        match spawned {
+            Ok(child) => supervise::supervise(child, &self.config, timeout, input, start).await,
+            Err(e) => Captured {
+                exit: Exit {
+                    spawn_error: Some(format!("{command}: {e}")),
+                    ..Exit::default()
                 },
-                timed_out,
-                spawn_error: None,
+                duration: start.elapsed(),
+                ..Captured::default()
             },
-            stdout: String::from_utf8_lossy(&stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&stderr).into_owned(),
-            stdout_truncated,
-            stderr_truncated,
-            duration: start.elapsed(),
-            limit: Some(timeout),
         }
     }
 }
