@@ -41,8 +41,9 @@ pub use position::Positions;
 pub use read::{MAX_SETTINGS_BYTES, ReadError, read_capped, read_settings, sha256_hex};
 pub use schema::schema;
 pub use settings::{
-    AUDIT_KEEP, AUDIT_MAX_BYTES, BUILTINS, BuiltinSetting, MAX_TIMEOUT_SECS, RegexFlavour, SettingsFile,
-    blank_comments, compile_matcher, flavour_of, parse,
+    AUDIT_KEEP, AUDIT_MAX_BYTES, BUILTIN_OPTIONS, BUILTINS, BuiltinOption, BuiltinSetting, MAX_TIMEOUT_SECS, Merge,
+    OptionKind, RegexFlavour, SettingsFile, blank_comments, builtin_option, builtin_options, compile_matcher,
+    flavour_of, parse,
 };
 pub use trust::{
     ABSENT, CommandFiles, CommandPaths, Covers, MAX_COVERED_FILES, TrustEntry, TrustError, TrustStore, covered_files,
@@ -646,10 +647,16 @@ impl Registry {
         }
         for (key, value) in b.options {
             let kept = first.options.get(&key).cloned();
-            match key.as_str() {
-                "mode" => {
-                    let strict = |m: Option<&Value>| matches!(m.and_then(Value::as_str), Some("deny" | "block"));
-                    if strict(Some(&value)) || !strict(kept.as_ref()) {
+            let Some(option) = settings::builtin_option(name, &key) else {
+                continue;
+            };
+            match (option.merge, &option.kind) {
+                (Merge::Stricter, OptionKind::Mode(modes)) => {
+                    let rank = |m: Option<&Value>| {
+                        m.and_then(Value::as_str)
+                            .and_then(|m| modes.iter().position(|x| *x == m))
+                    };
+                    if rank(Some(&value)) >= rank(kept.as_ref()) {
                         if kept.as_ref() != Some(&value) {
                             first.set_later.push((key.clone(), b.at.clone()));
                         }
@@ -664,7 +671,7 @@ impl Registry {
                         });
                     }
                 }
-                "patterns" | "rules_file" => {
+                (Merge::Union, _) => {
                     let list = first
                         .options
                         .entry(key.clone())
@@ -681,7 +688,7 @@ impl Registry {
                         }
                     }
                 }
-                _ if kept.as_ref().is_some_and(|k| *k != value) => {
+                (Merge::First | Merge::Stricter, _) if kept.as_ref().is_some_and(|k| *k != value) => {
                     self.warnings.push(Diagnostic {
                         at: b.at.clone(),
                         message: format!(
@@ -690,7 +697,7 @@ impl Registry {
                         ),
                     });
                 }
-                _ => {
+                (Merge::First | Merge::Stricter, _) => {
                     if kept.is_none() {
                         first.set_later.push((key.clone(), b.at.clone()));
                     }

@@ -9,7 +9,7 @@
 use hookshot_core::{Dialect, EventKind};
 use serde_json::{Map, Value, json};
 
-use crate::settings::{AUDIT_KEEP, AUDIT_MAX_BYTES, BUILTINS, PICOCLAW_PROCESS_KEYS};
+use crate::settings::{BUILTIN_OPTIONS, BUILTINS, OptionKind, PICOCLAW_PROCESS_KEYS};
 
 fn names(dialects: &[Dialect]) -> Vec<&'static str> {
     let mut v: Vec<&'static str> = EventKind::ALL
@@ -19,6 +19,38 @@ fn names(dialects: &[Dialect]) -> Vec<&'static str> {
     v.sort_unstable();
     v.dedup();
     v
+}
+
+/// Each built-in's options object, from the option table the parser reads.
+fn builtin_schemas() -> Value {
+    let mut out = Map::new();
+    for (name, options) in BUILTIN_OPTIONS {
+        let mut props = Map::new();
+        for o in *options {
+            let schema = match &o.kind {
+                OptionKind::Enabled => json!({"type": "boolean"}),
+                OptionKind::Mode(modes) => json!({"enum": modes}),
+                OptionKind::Path => {
+                    json!({"type": "string", "description": "JSON Lines file: relative to the state directory from user and system settings, to the workdir from others; a project's must stay inside the project"})
+                }
+                OptionKind::Bounded(range, _) => {
+                    json!({"type": "integer", "minimum": range.start(), "maximum": range.end()})
+                }
+                OptionKind::Patterns => json!({"type": "array", "items": {"type": "string", "format": "regex"}}),
+                OptionKind::RulesFile => {
+                    json!({"type": "string", "description": "a gitleaks rules file (TOML), relative to this file's folder"})
+                }
+            };
+            props.insert(o.key.into(), schema);
+        }
+        let mut object = json!({"type": "object", "additionalProperties": false, "properties": props});
+        // The audit log needs to know where to write.
+        if options.iter().any(|o| o.kind == OptionKind::Path) {
+            object["required"] = json!(["path"]);
+        }
+        out.insert((*name).into(), json!({"oneOf": [{"type": "boolean"}, object]}));
+    }
+    Value::Object(out)
 }
 
 /// The schema.
@@ -113,21 +145,7 @@ pub fn schema() -> Value {
         "builtins": {
             "description": "Built-in hooks to enable.",
             "type": "object",
-            "properties": {
-                "audit_log": {"oneOf": [{"type": "boolean"}, {"type": "object", "required": ["path"], "additionalProperties": false, "properties": {
-                    "path": {"type": "string", "description": "JSON Lines file: relative to the state directory from user and system settings, to the workdir from others; a project's must stay inside the project"},
-                    "max_bytes": {"type": "integer", "minimum": AUDIT_MAX_BYTES.start(), "maximum": AUDIT_MAX_BYTES.end()},
-                    "keep": {"type": "integer", "minimum": AUDIT_KEEP.start(), "maximum": AUDIT_KEEP.end()},
-                    "enabled": {"type": "boolean"}}}]},
-                "dangerous_confirmation": {"oneOf": [{"type": "boolean"}, {"type": "object", "additionalProperties": false, "properties": {
-                    "mode": {"enum": ["ask", "deny"]},
-                    "patterns": {"type": "array", "items": {"type": "string", "format": "regex"}},
-                    "enabled": {"type": "boolean"}}}]},
-                "security_scan": {"oneOf": [{"type": "boolean"}, {"type": "object", "additionalProperties": false, "properties": {
-                    "mode": {"enum": ["redact", "block"]},
-                    "rules_file": {"type": "string", "description": "a gitleaks rules file (TOML), relative to this file's folder"},
-                    "enabled": {"type": "boolean"}}}]}
-            },
+            "properties": builtin_schemas(),
             "propertyNames": {"enum": BUILTINS}
         }
     });
@@ -232,7 +250,8 @@ mod tests {
                 .unwrap()
                 .keys()
                 .collect();
-            assert_eq!(listed, keys.to_vec(), "{name}");
+            let keys: Vec<&str> = keys.iter().map(|o| o.key).collect();
+            assert_eq!(listed, keys, "{name}");
         }
     }
 }

@@ -5,12 +5,90 @@ use super::*;
 /// The built-in hooks a settings file may enable.
 pub const BUILTINS: &[&str] = &["audit_log", "dangerous_confirmation", "security_scan"];
 
+/// What an option's value is, and so how it is checked and described in
+/// the schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OptionKind {
+    /// On or off.
+    Enabled,
+    /// One of these words, least strict first.
+    Mode(&'static [&'static str]),
+    /// The audit log's file.
+    Path,
+    /// A whole number in this range, counting this unit.
+    Bounded(std::ops::RangeInclusive<u64>, &'static str),
+    /// Regular expressions.
+    Patterns,
+    /// A gitleaks rules file, relative to the settings file's folder.
+    RulesFile,
+}
+
+/// How a later file's value of an option meets the first file's (uv's
+/// `Combine`): a guard's options only ever get stricter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Merge {
+    /// The stricter of the two modes.
+    Stricter,
+    /// Both lists.
+    Union,
+    /// The first file's value stays; a different later one is a warning.
+    First,
+}
+
+/// One option of a built-in: its key, its kind, and its merge rule. The
+/// parser, the schema and [`crate::Registry`]'s merge all read this table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuiltinOption {
+    /// Its key in the built-in's options object.
+    pub key: &'static str,
+    /// What its value is.
+    pub kind: OptionKind,
+    /// How later files change it.
+    pub merge: Merge,
+}
+
+const fn opt(key: &'static str, kind: OptionKind, merge: Merge) -> BuiltinOption {
+    BuiltinOption { key, kind, merge }
+}
+
 /// The options each built-in accepts.
-pub const BUILTIN_OPTIONS: &[(&str, &[&str])] = &[
-    ("audit_log", &["path", "max_bytes", "keep", "enabled"]),
-    ("dangerous_confirmation", &["mode", "patterns", "enabled"]),
-    ("security_scan", &["mode", "rules_file", "enabled"]),
+pub const BUILTIN_OPTIONS: &[(&str, &[BuiltinOption])] = &[
+    (
+        "audit_log",
+        &[
+            opt("path", OptionKind::Path, Merge::First),
+            opt("max_bytes", OptionKind::Bounded(AUDIT_MAX_BYTES, "bytes"), Merge::First),
+            opt("keep", OptionKind::Bounded(AUDIT_KEEP, "rotated files"), Merge::First),
+            opt("enabled", OptionKind::Enabled, Merge::First),
+        ],
+    ),
+    (
+        "dangerous_confirmation",
+        &[
+            opt("mode", OptionKind::Mode(&["ask", "deny"]), Merge::Stricter),
+            opt("patterns", OptionKind::Patterns, Merge::Union),
+            opt("enabled", OptionKind::Enabled, Merge::First),
+        ],
+    ),
+    (
+        "security_scan",
+        &[
+            opt("mode", OptionKind::Mode(&["redact", "block"]), Merge::Stricter),
+            opt("rules_file", OptionKind::RulesFile, Merge::Union),
+            opt("enabled", OptionKind::Enabled, Merge::First),
+        ],
+    ),
 ];
+
+/// The options of the built-in `name`, if it is one.
+pub fn builtin_options(name: &str) -> Option<&'static [BuiltinOption]> {
+    BUILTIN_OPTIONS.iter().find(|(n, _)| *n == name).map(|(_, o)| *o)
+}
+
+/// The option `key` of the built-in `name`.
+pub fn builtin_option(name: &str, key: &str) -> Option<&'static BuiltinOption> {
+    builtin_options(name)?.iter().find(|o| o.key == key)
+}
 
 impl Parser<'_> {
     /// The `builtins` key: known names, the options each accepts, and
@@ -18,13 +96,8 @@ impl Parser<'_> {
     pub(super) fn builtins(&mut self, m: &Map<String, Value>) {
         for (name, cfg) in m {
             let ptr = format!("/builtins/{}", escape_token(name));
-            let modes: &[&str] = match name.as_str() {
-                "dangerous_confirmation" => &["ask", "deny"],
-                "security_scan" => &["redact", "block"],
-                _ => &[],
-            };
-            let keys = match BUILTIN_OPTIONS.iter().find(|(n, _)| n == name) {
-                Some((_, keys)) => *keys,
+            let options = match builtin_options(name) {
+                Some(options) => options,
                 None => {
                     let hint = did_you_mean(name, BUILTINS.iter().copied())
                         .map(|s| format!("did you mean \"{s}\"?"))
@@ -60,18 +133,20 @@ impl Parser<'_> {
             let before = self.errors.len();
             for (key, value) in cfg {
                 let kp = format!("{ptr}/{}", escape_token(key));
-                match key.as_str() {
-                    k if !keys.contains(&k) => {
-                        let hint = did_you_mean(k, keys.iter().copied())
-                            .map(|s| format!("did you mean \"{s}\"?"))
-                            .unwrap_or_else(|| format!("{name} accepts {}", keys.join(", ")));
-                        self.key_error(&kp, format!("unknown option \"{k}\" of {name}; {hint}"));
-                    }
-                    "enabled" => match value.as_bool() {
+                let Some(option) = options.iter().find(|o| o.key == key) else {
+                    let keys = options.iter().map(|o| o.key);
+                    let hint = did_you_mean(key, keys.clone())
+                        .map(|s| format!("did you mean \"{s}\"?"))
+                        .unwrap_or_else(|| format!("{name} accepts {}", keys.collect::<Vec<_>>().join(", ")));
+                    self.key_error(&kp, format!("unknown option \"{key}\" of {name}; {hint}"));
+                    continue;
+                };
+                match &option.kind {
+                    OptionKind::Enabled => match value.as_bool() {
                         Some(on) => setting.on = on,
                         None => self.error(&kp, format!("expected true or false, found {}", describe(value))),
                     },
-                    "mode" => match value.as_str() {
+                    OptionKind::Mode(modes) => match value.as_str() {
                         Some(m) if modes.contains(&m) => {}
                         _ => {
                             self.error(
@@ -90,11 +165,10 @@ impl Parser<'_> {
                             continue;
                         }
                     },
-                    "path" => self.audit_path(&kp, value),
-                    "max_bytes" => self.bounded(&kp, value, AUDIT_MAX_BYTES, "bytes"),
-                    "keep" => self.bounded(&kp, value, AUDIT_KEEP, "rotated files"),
-                    "patterns" => self.patterns(&kp, value),
-                    "rules_file" => {
+                    OptionKind::Path => self.audit_path(&kp, value),
+                    OptionKind::Bounded(range, unit) => self.bounded(&kp, value, range.clone(), unit),
+                    OptionKind::Patterns => self.patterns(&kp, value),
+                    OptionKind::RulesFile => {
                         if let Some(file) = self.rules_file(&kp, value) {
                             // Kept as a list: later files add theirs.
                             let path = file.path.display().to_string();
@@ -105,7 +179,6 @@ impl Parser<'_> {
                         }
                         continue;
                     }
-                    _ => {}
                 }
                 if key != "enabled" {
                     setting.options.insert(key.clone(), value.clone());

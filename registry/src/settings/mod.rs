@@ -26,9 +26,7 @@ mod matcher;
 mod mcp_servers;
 mod picoclaw;
 
-#[cfg(test)]
-pub(crate) use builtins::BUILTIN_OPTIONS;
-pub use builtins::BUILTINS;
+pub use builtins::{BUILTIN_OPTIONS, BUILTINS, BuiltinOption, Merge, OptionKind, builtin_option, builtin_options};
 use claude_state::claude_state;
 use json::{CLAUDE_ONLY_KEYS, detect_json_dialect};
 pub use matcher::{RegexFlavour, compile_matcher, flavour_of};
