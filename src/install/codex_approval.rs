@@ -166,12 +166,7 @@ pub(crate) fn codex_home() -> PathBuf {
     std::env::var_os("CODEX_HOME")
         .filter(|h| !h.is_empty())
         .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            std::env::var_os("HOME")
-                .map(PathBuf::from)
-                .unwrap_or_default()
-                .join(".codex")
-        })
+        .unwrap_or_else(|| hookshot_core::paths::home().unwrap_or_default().join(".codex"))
 }
 
 /// The hooks Codex lists for `cwd` (`hooks/list` of its app server), or
