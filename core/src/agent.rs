@@ -233,6 +233,26 @@ impl Agent {
         self == Agent::Gemini
     }
 
+    /// Whether every file in its folder is its settings (a user names
+    /// `.claude/other.json` to try it), not only [`Agent::files`]: Codex's
+    /// folder holds more than hooks (`auth.json`), picoclaw's its whole
+    /// configuration.
+    pub fn owns_its_folder(self) -> bool {
+        matches!(self, Agent::Claude | Agent::Gemini | Agent::Jcli)
+    }
+
+    /// Whether it installs plugins whose hooks it runs itself (Claude
+    /// Code's `~/.claude/plugins`): hookshot called by it leaves them to it.
+    pub fn runs_plugins(self) -> bool {
+        self == Agent::Claude
+    }
+
+    /// The time all of one event's hooks get together, when the agent
+    /// bounds their chain: jcli's 30 s.
+    pub fn chain_budget(self) -> Option<std::time::Duration> {
+        (self == Agent::Jcli).then_some(std::time::Duration::from_secs(30))
+    }
+
     /// Whether `hookshot install` registers hookshot in its files.
     pub fn installable(self) -> bool {
         self.registered_file(false).is_some()

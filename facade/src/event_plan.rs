@@ -6,12 +6,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use hookshot_core::{Dialect, EventKind, HookDef};
+use hookshot_core::{EventKind, HookDef};
 use hookshot_planner::Mode;
 use serde_json::{Map, Value};
 
 use crate::background::BackgroundMode;
-use crate::{HookSystem, JCLI_CHAIN_BUDGET, MAX_DEPTH, Strategy, builtins, nesting};
+use crate::{HookSystem, MAX_DEPTH, Strategy, builtins, nesting};
 
 /// The plan of one event.
 #[derive(Debug, Clone)]
@@ -213,10 +213,11 @@ impl HookSystem {
             Strategy::Parallel => false,
             Strategy::Sequential | Strategy::FailFast => true,
         };
-        // A jcli chain has a budget of its own; an embedder may set one for
-        // every event.
-        let jcli_chain = !hooks.is_empty() && hooks.iter().all(|h| h.dialect == Dialect::Jcli);
-        plan.budget = self.services.event_budget.or(jcli_chain.then_some(JCLI_CHAIN_BUDGET));
+        // A chain its agent bounds (jcli's) has that budget; an embedder
+        // may set one for every event.
+        let agents_budget = hooks.first().and_then(|h| h.agent().chain_budget());
+        let chain_budget = agents_budget.filter(|b| hooks.iter().all(|h| h.agent().chain_budget() == Some(*b)));
+        plan.budget = self.services.event_budget.or(chain_budget);
         // An agent that kills hookshot at a hard limit (Codex, SessionEnd)
         // would leave the hooks' process groups running: the event ends
         // early enough for hookshot to end them itself (TERM, grace, KILL).

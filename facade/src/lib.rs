@@ -128,9 +128,6 @@ pub enum Strategy {
     FailFast,
 }
 
-/// jcli runs a chain of hooks within 30 seconds in all.
-pub const JCLI_CHAIN_BUDGET: Duration = Duration::from_secs(30);
-
 /// Builds a [`HookSystem`].
 #[derive(Debug, Default)]
 pub struct Builder {
@@ -317,7 +314,7 @@ impl SourceSpec {
         if let Some(agent) = self.hook_of {
             sources.retain(|s| !agent.owns_file(&s.path));
             // The plugins Claude Code installed and enabled, it runs itself.
-            if agent == Agent::Claude
+            if agent.runs_plugins()
                 && let Some((Some(home), _, _)) = &self.discover
             {
                 let own = hookshot_registry::claude_plugins(home, &self.workdir);

@@ -99,7 +99,7 @@ impl Source {
         // more than hooks (`auth.json`), so only its hook files are read.
         let by_folder = Agent::ALL
             .into_iter()
-            .find(|a| dir == Some(a.folder()) && (*a != Agent::Codex || a.owns_file(&self.path)));
+            .find(|a| dir == Some(a.folder()) && (a.owns_its_folder() || a.owns_file(&self.path)));
         if let Some(agent) = by_folder {
             return Some(agent.dialect());
         }

@@ -9,11 +9,7 @@ pub use hookshot_core::RegexFlavour;
 /// as Claude Code's) and jcli's the `regex` crate; picoclaw's Go RE2 reads
 /// as the `regex` crate does.
 pub fn flavour_of(dialect: Dialect, file: &std::path::Path) -> RegexFlavour {
-    match dialect {
-        Dialect::Claude => hookshot_core::Agent::of_claude_format_file(file).regex_flavour(),
-        Dialect::Gemini => hookshot_core::Agent::Gemini.regex_flavour(),
-        Dialect::Jcli | Dialect::Picoclaw => RegexFlavour::Rust,
-    }
+    hookshot_core::Agent::of_hook_file(dialect, file).regex_flavour()
 }
 
 /// A matcher string as `dialect` defines it. gemini: tool events match by
