@@ -1188,10 +1188,10 @@ fn an_installed_plugin_s_hooks_get_its_options() {
 }
 
 /// Copilot CLI runs Claude Code's project files, so it calls hookshot's
-/// Claude Code registration; it and Qwen Code also set Claude Code's
-/// `CLAUDE_PROJECT_DIR`. Their own variables tell them apart: the block
-/// still blocks, and the user is told that the answer is Claude Code's,
-/// which that agent reads only in part.
+/// Claude Code registration; it also sets Claude Code's
+/// `CLAUDE_PROJECT_DIR`. Its own variable tells it apart: the block still
+/// blocks, and the user is told that the answer is Claude Code's, which
+/// that agent reads only in part.
 #[test]
 fn an_agent_posing_as_claude_code_is_named() {
     let p = Project::new();
@@ -1201,31 +1201,30 @@ fn an_agent_posing_as_claude_code_is_named() {
             "command": "grep -q 'rm -rf' && { echo 'guard says no' >&2; exit 2; }; exit 0"}]}]}})
         .to_string(),
     );
-    for (var, who) in [("COPILOT_CLI", "GitHub Copilot CLI"), ("QWEN_PROJECT_DIR", "Qwen Code")] {
-        let dir = p.path("proj").display().to_string();
-        let o = p.fire(
-            "PreToolUse",
-            &bash("rm -rf x"),
-            &["--agent", "claude"],
-            &[(var, "1"), ("CLAUDE_PROJECT_DIR", dir.as_str())],
-        );
-        assert_eq!(o.status.code(), Some(2), "{who}: {}", stderr(&o));
-        // A block's stderr is its reason, which the agent gives its model
-        // (Qwen Code does, measured): the note for the user stays out of it.
-        assert_eq!(stderr(&o).trim(), "guard says no", "{who}");
-        let allowed = p.fire(
-            "PreToolUse",
-            &bash("ls"),
-            &["--agent", "claude"],
-            &[(var, "1"), ("CLAUDE_PROJECT_DIR", dir.as_str())],
-        );
-        assert_eq!(allowed.status.code(), Some(0), "{who}: {}", stderr(&allowed));
-        assert!(
-            stderr(&allowed).contains(&format!("called by {who}")),
-            "{who}: {}",
-            stderr(&allowed)
-        );
-    }
+    let (var, who) = ("COPILOT_CLI", "GitHub Copilot CLI");
+    let dir = p.path("proj").display().to_string();
+    let o = p.fire(
+        "PreToolUse",
+        &bash("rm -rf x"),
+        &["--agent", "claude"],
+        &[(var, "1"), ("CLAUDE_PROJECT_DIR", dir.as_str())],
+    );
+    assert_eq!(o.status.code(), Some(2), "{who}: {}", stderr(&o));
+    // A block's stderr is its reason, which the agent gives its model:
+    // the note for the user stays out of it.
+    assert_eq!(stderr(&o).trim(), "guard says no", "{who}");
+    let allowed = p.fire(
+        "PreToolUse",
+        &bash("ls"),
+        &["--agent", "claude"],
+        &[(var, "1"), ("CLAUDE_PROJECT_DIR", dir.as_str())],
+    );
+    assert_eq!(allowed.status.code(), Some(0), "{who}: {}", stderr(&allowed));
+    assert!(
+        stderr(&allowed).contains(&format!("called by {who}")),
+        "{who}: {}",
+        stderr(&allowed)
+    );
     let o = p.fire("PreToolUse", &bash("rm -rf x"), &["--agent", "claude"], &[]);
     assert!(!stderr(&o).contains("called by"), "{}", stderr(&o));
 }

@@ -852,3 +852,83 @@ fn doctor_names_the_file_behind_the_policy_and_each_built_in_setting() {
     );
     assert!(report.contains(&format!("its mode set at {project}:1:")), "{report}");
 }
+
+/// Qwen Code is a row of the agent table: install registers in
+/// `~/.qwen/settings.json` (Claude Code's format, seconds); Qwen Code runs
+/// the entry with its variables and its tool ids; a `Bash` guard of
+/// hookshot's settings meets its `run_shell_command`, sees the tool under
+/// Qwen Code's id (as a hook of Qwen Code's would) and blocks; a hook in
+/// the project's `.qwen/settings.json` reads its matcher as Qwen Code does
+/// (`run` searches) and, run by hookshot, gets Qwen Code's variables.
+/// Uninstall puts the file back byte for byte.
+#[test]
+fn qwen_code_is_installed_and_answered_as_itself() {
+    let p = Project::new();
+    let mine = "{\n  \"model\": {\"name\": \"qwen3-coder\"}\n}\n";
+    p.write("home/.qwen/settings.json", mine);
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+            "command": "cat > seen.json; grep -q 'rm -rf' seen.json && { echo 'no rm -rf' >&2; exit 2; }; exit 0"}]}]}})
+        .to_string(),
+    );
+    p.write(
+        "proj/.qwen/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "run", "hooks": [{"type": "command",
+            "command": "printf '%s|%s' \"$QWEN_PROJECT_DIR\" \"$GEMINI_PROJECT_DIR\" > qwen-vars.txt"}]}]}})
+        .to_string(),
+    );
+    let out = p.command(&["trust", "--yes", "--workdir", "proj"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let out = install(&p, &["--agent", "qwen", "--import"]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let settings = p.path("home/.qwen/settings.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(doc["model"]["name"], "qwen3-coder");
+    let command = registered(&settings, "PreToolUse");
+    assert!(command.contains("--agent qwen"), "{command}");
+    let entry = &doc["hooks"]["PreToolUse"][0]["hooks"][0];
+    // Seconds, under the 1000 from which Qwen Code reads milliseconds.
+    assert_eq!(entry["timeout"], 600, "{entry}");
+    assert!(doc["hooks"].get("WorktreeCreate").is_none() && doc["hooks"].get("Stop").is_some());
+    let proj = p.path("proj").display().to_string();
+    let qwen_env = [
+        ("QWEN_PROJECT_DIR", proj.clone()),
+        ("CLAUDE_PROJECT_DIR", proj.clone()),
+        ("GEMINI_PROJECT_DIR", proj.clone()),
+    ];
+    let call = |cmd: &str| {
+        json!({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": proj, "tool_name": "run_shell_command",
+            "tool_input": {"command": cmd}, "permission_mode": "yolo"})
+        .to_string()
+    };
+    let out = agent_runs(&p, &command, call("rm -rf build").as_bytes(), &qwen_env);
+    assert_eq!(out.status.code(), Some(2), "{:?}", text(&out));
+    assert_eq!(text(&out).1.trim(), "no rm -rf", "{:?}", text(&out));
+    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("proj/seen.json")).unwrap()).unwrap();
+    assert_eq!(seen["tool_name"], "run_shell_command", "{seen}");
+    let out = agent_runs(&p, &command, call("ls").as_bytes(), &qwen_env);
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(!text(&out).1.contains("called by"), "{:?}", text(&out));
+    // The project's own Qwen Code hook, which Qwen Code itself runs, is not
+    // run a second time by hookshot called from Qwen Code.
+    assert!(!p.path("proj/qwen-vars.txt").exists());
+    // Called by another agent, hookshot runs that hook as Qwen Code would.
+    let o = p.fire(
+        "PreToolUse",
+        &json!({"tool_name": "run_shell_command", "tool_input": {"command": "ls"}}),
+        &["--agent-user-files"],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let vars = std::fs::read_to_string(p.path("proj/qwen-vars.txt")).unwrap();
+    let real = std::fs::canonicalize(p.path("proj")).unwrap().display().to_string();
+    assert!(
+        vars == format!("{proj}|{proj}") || vars == format!("{real}|{real}"),
+        "{vars}"
+    );
+
+    let out = p.command(&["uninstall", "--agent", "qwen"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), mine);
+}

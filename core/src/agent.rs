@@ -31,6 +31,10 @@ pub enum Agent {
     Jcli,
     /// picoclaw: JSON-RPC process hooks in its configuration.
     Picoclaw,
+    /// Qwen Code: gemini-cli's fork with Claude Code's hook format and
+    /// event names, its own tool ids, unanchored matchers and 60 s
+    /// timeouts (0.24.4's bundle and its hooks reference).
+    Qwen,
 }
 
 /// A settings file an agent reads its hooks from, in its folder
@@ -69,7 +73,14 @@ pub const IMPORTED_DIR: &str = "imported";
 
 impl Agent {
     /// Every agent.
-    pub const ALL: [Agent; 5] = [Agent::Claude, Agent::Gemini, Agent::Codex, Agent::Jcli, Agent::Picoclaw];
+    pub const ALL: [Agent; 6] = [
+        Agent::Claude,
+        Agent::Gemini,
+        Agent::Codex,
+        Agent::Jcli,
+        Agent::Picoclaw,
+        Agent::Qwen,
+    ];
 
     /// Its name on the command line and in `serve` requests.
     pub fn name(self) -> &'static str {
@@ -79,6 +90,7 @@ impl Agent {
             Agent::Codex => "codex",
             Agent::Jcli => "jcli",
             Agent::Picoclaw => "picoclaw",
+            Agent::Qwen => "qwen",
         }
     }
 
@@ -91,7 +103,7 @@ impl Agent {
     pub fn dialect(self) -> Dialect {
         match self {
             Agent::Gemini => Dialect::Gemini,
-            Agent::Claude | Agent::Codex => Dialect::Claude,
+            Agent::Claude | Agent::Codex | Agent::Qwen => Dialect::Claude,
             Agent::Jcli => Dialect::Jcli,
             Agent::Picoclaw => Dialect::Picoclaw,
         }
@@ -116,6 +128,29 @@ impl Agent {
         ];
         match self {
             Agent::Codex => CODEX.to_vec(),
+            // Qwen Code 0.24.4's 22 events but SessionDelete, TodoCreated
+            // and TodoCompleted, which hookshot does not fire.
+            Agent::Qwen => vec![
+                EventKind::BeforeTool,
+                EventKind::AfterTool,
+                EventKind::AfterToolFailure,
+                EventKind::PostToolBatch,
+                EventKind::BeforeAgent,
+                EventKind::UserPromptExpansion,
+                EventKind::SessionStart,
+                EventKind::SessionEnd,
+                EventKind::MessageDisplay,
+                EventKind::AfterAgent,
+                EventKind::StopFailure,
+                EventKind::SubagentStart,
+                EventKind::SubagentStop,
+                EventKind::PreCompress,
+                EventKind::PostCompress,
+                EventKind::Notification,
+                EventKind::PermissionRequest,
+                EventKind::PermissionDenied,
+                EventKind::InstructionsLoaded,
+            ],
             Agent::Claude | Agent::Gemini | Agent::Jcli | Agent::Picoclaw => EventKind::ALL
                 .iter()
                 .copied()
@@ -146,6 +181,8 @@ impl Agent {
                 "CLAUDE_PLUGIN_DATA",
             ],
             Agent::Jcli => &["JCLI_CWD", "JCLI_HOOK_EVENT"],
+            // Each the project folder, for every command hook.
+            Agent::Qwen => &["QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"],
             Agent::Codex | Agent::Picoclaw => &[],
         }
     }
@@ -164,6 +201,7 @@ impl Agent {
             Agent::Codex => ".codex",
             Agent::Jcli => ".jcli",
             Agent::Picoclaw => ".picoclaw",
+            Agent::Qwen => ".qwen",
         }
     }
 
@@ -200,11 +238,13 @@ impl Agent {
         const CODEX: &[AgentFile] = &[file("hooks.json", Some("codex.json")), file("config.toml", None)];
         // hookshot reads jcli's files but does not register in them.
         const JCLI: &[AgentFile] = &[file("hooks.yaml", None)];
+        const QWEN: &[AgentFile] = &[file("settings.json", Some("qwen.json"))];
         match self {
             Agent::Claude => CLAUDE,
             Agent::Gemini => GEMINI,
             Agent::Codex => CODEX,
             Agent::Jcli => JCLI,
+            Agent::Qwen => QWEN,
             // picoclaw's configuration is named with `--settings`.
             Agent::Picoclaw => &[],
         }
@@ -238,7 +278,7 @@ impl Agent {
     /// folder holds more than hooks (`auth.json`), picoclaw's its whole
     /// configuration.
     pub fn owns_its_folder(self) -> bool {
-        matches!(self, Agent::Claude | Agent::Gemini | Agent::Jcli)
+        matches!(self, Agent::Claude | Agent::Gemini | Agent::Jcli | Agent::Qwen)
     }
 
     /// Whether it installs plugins whose hooks it runs itself (Claude
@@ -251,6 +291,28 @@ impl Agent {
     /// bounds their chain: jcli's 30 s.
     pub fn chain_budget(self) -> Option<std::time::Duration> {
         (self == Agent::Jcli).then_some(std::time::Duration::from_secs(30))
+    }
+
+    /// Whether a matcher of plain names that names no target exactly is
+    /// still searched for in it (Qwen Code 0.24.4: a list is compared
+    /// exactly, else read as an unanchored regex of its trimmed entries,
+    /// so `run` fires on `run_shell_command`; one starting with `^` or `(`
+    /// is only a regex). Claude Code compares a list of names exactly.
+    pub fn searches_plain_matchers(self) -> bool {
+        self == Agent::Qwen
+    }
+
+    /// The timeout of a command hook of its files that sets none, when
+    /// not its format's: Qwen Code's 60 s.
+    pub fn default_timeout(self) -> Option<std::time::Duration> {
+        (self == Agent::Qwen).then_some(std::time::Duration::from_secs(60))
+    }
+
+    /// The `timeout` from which a command hook of its files counts
+    /// milliseconds instead of seconds: Qwen Code reads 1000 and more as
+    /// milliseconds (its older unit).
+    pub fn timeout_ms_from(self) -> Option<f64> {
+        (self == Agent::Qwen).then_some(1000.0)
     }
 
     /// Whether `hookshot install` registers hookshot in its files.
@@ -267,6 +329,7 @@ impl Agent {
             Agent::Codex => ".codex/hooks",
             Agent::Jcli => ".jcli/hooks",
             Agent::Picoclaw => ".picoclaw/hooks",
+            Agent::Qwen => ".qwen/hooks",
         }
     }
 
@@ -293,6 +356,21 @@ impl Agent {
                 ("google_web_search", "WebSearch", &[]),
                 ("write_todos", "TodoWrite", &[]),
             ],
+            // Qwen Code's ids take Claude Code's argument names; its
+            // matchers also accept Claude Code's names for them.
+            Agent::Qwen => &[
+                ("run_shell_command", "Bash", &[]),
+                ("write_file", "Write", &[]),
+                ("edit", "Edit", &[]),
+                ("read_file", "Read", &[]),
+                ("grep_search", "Grep", &[]),
+                ("glob", "Glob", &[]),
+                ("list_directory", "LS", &[]),
+                ("web_fetch", "WebFetch", &[]),
+                ("web_search", "WebSearch", &[]),
+                ("todo_write", "TodoWrite", &[]),
+                ("notebook_edit", "NotebookEdit", &[]),
+            ],
             Agent::Claude | Agent::Codex | Agent::Jcli | Agent::Picoclaw => &[],
         }
     }
@@ -300,10 +378,16 @@ impl Agent {
     /// Its name for the tool Claude Code calls `claude` (hookshot's
     /// reference names).
     pub fn own_tool_name(self, claude: &'static str) -> &'static str {
+        self.own_name_of(claude).unwrap_or(claude)
+    }
+
+    /// Its own name for the tool Claude Code calls `claude`, when it has
+    /// one.
+    pub fn own_name_of(self, claude: &str) -> Option<&'static str> {
         self.tool_names()
             .iter()
             .find(|(_, c, _)| *c == claude)
-            .map_or(claude, |(own, _, _)| own)
+            .map(|(own, _, _)| *own)
     }
 
     /// A shell tool's result as its hooks read it after the tool ran
@@ -382,7 +466,7 @@ impl Agent {
     /// How it reads a matcher that is a regular expression.
     pub fn regex_flavour(self) -> RegexFlavour {
         match self {
-            Agent::Claude | Agent::Gemini => RegexFlavour::Ecma,
+            Agent::Claude | Agent::Gemini | Agent::Qwen => RegexFlavour::Ecma,
             // Go's RE2 (picoclaw) reads what the crate reads.
             Agent::Codex | Agent::Jcli | Agent::Picoclaw => RegexFlavour::Rust,
         }
@@ -397,7 +481,8 @@ impl Agent {
     pub fn shell(self) -> Option<Vec<String>> {
         match self {
             Agent::Claude => Some(vec!["/bin/sh".into(), "-c".into()]),
-            Agent::Gemini | Agent::Picoclaw => None,
+            // Qwen Code runs `bash -c` on Unix, as gemini-cli does.
+            Agent::Gemini | Agent::Picoclaw | Agent::Qwen => None,
             Agent::Codex => Some(codex_shell()),
             Agent::Jcli => Some(vec!["sh".into(), "-c".into()]),
         }
@@ -447,28 +532,31 @@ impl Agent {
     }
 
     /// The agent whose hooks `path` holds when its place says so beyond
-    /// the dialect: Codex's own files and what `hookshot install --import`
-    /// moved out of them (`hookshot/imported/codex.json`), which share
-    /// Claude Code's format but not its shell or regex engine.
+    /// the dialect: the files of the agents that share Claude Code's format
+    /// (Codex's, Qwen Code's) and what `hookshot install --import` moved
+    /// out of them (`hookshot/imported/codex.json`), which share Claude
+    /// Code's format but not its shell, regex engine or matchers.
     pub fn of_claude_format_file(path: &Path) -> Agent {
-        let imported_codex = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| Agent::of_imported(n) == Some(Agent::Codex))
-            && path
-                .parent()
-                .and_then(Path::file_name)
-                .is_some_and(|d| d == IMPORTED_DIR)
+        let in_imported = path
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|d| d == IMPORTED_DIR)
             && path
                 .parent()
                 .and_then(Path::parent)
                 .and_then(Path::file_name)
                 .is_some_and(|d| d == "hookshot" || d == ".hookshot");
-        if imported_codex || Agent::Codex.owns_file(path) {
-            Agent::Codex
-        } else {
-            Agent::Claude
-        }
+        let imported = in_imported
+            .then(|| path.file_name().and_then(|n| n.to_str()).and_then(Agent::of_imported))
+            .flatten();
+        imported
+            .or_else(|| {
+                Agent::ALL
+                    .into_iter()
+                    .find(|a| a.dialect() == Dialect::Claude && a.owns_file(path))
+            })
+            .filter(|a| a.dialect() == Dialect::Claude)
+            .unwrap_or(Agent::Claude)
     }
 
     /// The agent whose hook a hook of `dialect` from `path` is: the
@@ -540,10 +628,10 @@ impl Agent {
 }
 
 /// Agents hookshot does not support yet that run it as their hook, each
-/// told by the variable it sets for its hooks alone; both also set Claude
+/// told by the variable it sets for its hooks alone; it also sets Claude
 /// Code's `CLAUDE_PROJECT_DIR` (and Copilot CLI runs Claude Code's project
 /// files, hookshot's registration among them).
-const POSING: &[(&str, &str)] = &[("COPILOT_CLI", "GitHub Copilot CLI"), ("QWEN_PROJECT_DIR", "Qwen Code")];
+const POSING: &[(&str, &str)] = &[("COPILOT_CLI", "GitHub Copilot CLI")];
 
 /// Who runs hookshot as its hook for one event, told from the variables
 /// the agents set for their hooks (`var`) and the event's input: for a
@@ -553,12 +641,13 @@ const POSING: &[(&str, &str)] = &[("COPILOT_CLI", "GitHub Copilot CLI"), ("QWEN_
 #[non_exhaustive]
 pub struct Detected {
     /// The agent, when one hookshot supports is told: Codex sends a
-    /// `turn_id` and sets no `CLAUDE_PROJECT_DIR`; Claude Code and
-    /// gemini-cli set their project variable and name the event in their
-    /// words.
+    /// `turn_id` and sets no `CLAUDE_PROJECT_DIR`; Qwen Code sets
+    /// `QWEN_PROJECT_DIR` (besides Claude Code's and gemini-cli's
+    /// variables); Claude Code and gemini-cli set their project variable
+    /// and name the event in their words.
     pub agent: Option<Agent>,
     /// An agent hookshot does not support that set its own variable
-    /// besides (`COPILOT_CLI`, `QWEN_PROJECT_DIR`): answered as `agent`, which it reads only
+    /// besides (`COPILOT_CLI`): answered as `agent`, which it reads only
     /// in part.
     pub posing: Option<&'static str>,
 }
@@ -578,6 +667,8 @@ pub fn detect(
         let claude_name = event.name_in(Dialect::Claude) == Some(event.display_in(dialect));
         if dialect == Dialect::Claude && input.contains_key("turn_id") && !set("CLAUDE_PROJECT_DIR") {
             Some(Agent::Codex)
+        } else if dialect == Dialect::Claude && set("QWEN_PROJECT_DIR") && posing.is_none() {
+            Some(Agent::Qwen)
         } else if set("CLAUDE_PROJECT_DIR") && (dialect == Dialect::Claude || claude_name && !set("GEMINI_PROJECT_DIR"))
         {
             Some(Agent::Claude)
@@ -900,7 +991,7 @@ mod tests {
             false,
             &["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR"],
         );
-        assert_eq!((qwen.agent, qwen.posing), (Some(Agent::Claude), Some("Qwen Code")));
+        assert_eq!((qwen.agent, qwen.posing), (Some(Agent::Qwen), None));
         assert_eq!(d(None, BeforeTool, claude, false, &["CLAUDE_PROJECT_DIR"]).posing, None);
     }
 
@@ -967,6 +1058,9 @@ mod tests {
             ("/p/.hookshot/imported/codex.json", Agent::Codex),
             ("/p/elsewhere/imported/codex.json", Agent::Claude),
             ("/h/.claude/settings.json", Agent::Claude),
+            ("/p/.qwen/settings.json", Agent::Qwen),
+            ("/h/.config/hookshot/imported/qwen.json", Agent::Qwen),
+            ("/h/.config/hookshot/imported/gemini.json", Agent::Claude),
         ] {
             assert_eq!(Agent::of_claude_format_file(Path::new(path)), agent, "{path}");
         }
@@ -979,7 +1073,7 @@ mod tests {
         assert_eq!(Agent::Codex.registered_file(true).unwrap().name, "hooks.json");
         assert!(!Agent::Jcli.installable() && !Agent::Picoclaw.installable());
         let imported: Vec<_> = imported_files().collect();
-        assert_eq!(imported.len(), 4);
+        assert_eq!(imported.len(), 5);
         for (name, agent) in imported {
             assert_eq!(Agent::of_imported(name), Some(agent));
         }

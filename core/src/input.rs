@@ -49,6 +49,21 @@ pub fn fill_common(input: &mut Map<String, Value>, event: EventKind, facts: &Ses
     put(input, "hook_event_name", json!(event.canonical_name()));
 }
 
+/// The canonical input as a hook that runs as `agent` reads it: its
+/// dialect's shape, and the tools under the agent's own names where it
+/// has names of its own in Claude Code's format (Qwen Code's
+/// `run_shell_command`, not `Bash`).
+pub fn for_agent(event: EventKind, agent: crate::Agent, canonical: &Map<String, Value>) -> Map<String, Value> {
+    let mut m = for_dialect(event, agent.dialect(), canonical);
+    if agent.dialect() == Dialect::Claude
+        && let Some(Value::String(tool)) = m.get("tool_name")
+        && let Some(own) = agent.own_name_of(tool)
+    {
+        m.insert("tool_name".into(), json!(own));
+    }
+    m
+}
+
 /// The canonical input as a hook of `dialect` expects to read it.
 pub fn for_dialect(event: EventKind, dialect: Dialect, canonical: &Map<String, Value>) -> Map<String, Value> {
     let mut m = canonical.clone();

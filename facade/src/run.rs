@@ -127,6 +127,7 @@ impl HookSystem {
         let mut vars: Vec<(String, String)> = vec![
             ("GEMINI_PROJECT_DIR".into(), wd.clone()),
             ("CLAUDE_PROJECT_DIR".into(), wd.clone()),
+            ("QWEN_PROJECT_DIR".into(), wd.clone()),
             ("GEMINI_CWD".into(), wd.clone()),
             ("JCLI_CWD".into(), wd),
             ("GEMINI_SESSION_ID".into(), session.to_string()),

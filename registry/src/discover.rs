@@ -296,7 +296,14 @@ pub fn claude_plugins(home: &Path, project: &Path) -> Vec<(PathBuf, SourceKind)>
 /// an agent's settings.
 /// The order the agents' own files are read in: where a hook stands in a
 /// sequential plan must not move when a row is added to the agent table.
-const READ_ORDER: [Agent; 5] = [Agent::Gemini, Agent::Claude, Agent::Codex, Agent::Jcli, Agent::Picoclaw];
+const READ_ORDER: [Agent; 6] = [
+    Agent::Gemini,
+    Agent::Claude,
+    Agent::Codex,
+    Agent::Jcli,
+    Agent::Picoclaw,
+    Agent::Qwen,
+];
 
 /// The settings files hookshot looks for: system ([`system_dirs`]), user
 /// (`$XDG_CONFIG_HOME/hookshot`, with its [`IMPORTED_DIR`]), the agent-native user files when

@@ -879,3 +879,31 @@ fn a_codex_config_gives_its_mcp_tool_hooks_their_servers() {
     assert_eq!(f.warnings.len(), 1, "{:?}", f.warnings);
     assert_eq!(f.warnings[0].at.line, 8, "{}", f.warnings[0]);
 }
+
+/// Qwen Code 0.24.4 (its hooks reference and bundle): a list of names is
+/// compared exactly, else searched as an unanchored regex of its trimmed
+/// entries; `^…` and `(…` are only a regex; a stray `|` adds nothing and
+/// `|` alone matches nothing. Its command timeouts count seconds, 60 by
+/// default, and 1000 or more milliseconds.
+#[test]
+fn qwen_code_matchers_search_and_its_timeouts_count_seconds() {
+    use settings::searched_matcher;
+    let q = |s: &str| searched_matcher(s, RegexFlavour::Ecma).unwrap();
+    assert_eq!(q("run"), MatcherSpec::Regex("run".into()));
+    assert_eq!(q(" write_file | edit "), MatcherSpec::Regex("write_file|edit".into()));
+    assert_eq!(q("read_(file|edit)|"), MatcherSpec::Regex("read_(file|edit)".into()));
+    assert_eq!(q("^write_file|"), MatcherSpec::Regex("^write_file|".into()));
+    assert_eq!(q("notes\\|todo\\.md"), MatcherSpec::Regex("notes\\|todo\\.md".into()));
+    assert_eq!(q("|"), MatcherSpec::Exact(Vec::new()));
+    for all in ["", "*", ".*", "Bash | *"] {
+        assert_eq!(q(all), MatcherSpec::Any, "{all}");
+    }
+    let text = r#"{"hooks": {"PreToolUse": [
+        {"matcher": "run", "hooks": [{"type": "command", "command": "a"}]},
+        {"hooks": [{"type": "command", "command": "b", "timeout": 5}]},
+        {"hooks": [{"type": "command", "command": "c", "timeout": 30000}]}]}}"#;
+    let f = parse(Path::new("/p/.qwen/settings.json"), text, SourceKind::Project).unwrap();
+    assert_eq!(f.hooks[0].matcher, MatcherSpec::Regex("run".into()));
+    let secs: Vec<u64> = f.hooks.iter().map(|h| h.timeout.as_secs()).collect();
+    assert_eq!(secs, [60, 5, 30]);
+}

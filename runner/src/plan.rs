@@ -6,7 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::time::Instant;
 
-use hookshot_core::input::for_dialect;
+use hookshot_core::Agent;
+use hookshot_core::input::for_agent;
 use hookshot_core::{Dialect, EventKind, Failure, FailureKind, HookDef, HookOutput, HookRecord};
 use serde_json::{Map, Value};
 use tracing::Instrument;
@@ -31,9 +32,10 @@ pub struct PlanRun<'a> {
     pub env: &'a RunEnv,
 }
 
-/// The bytes a process hook of `dialect` reads on stdin for `event`.
-fn input_bytes(event: EventKind, dialect: Dialect, input: &Map<String, Value>) -> Vec<u8> {
-    serde_json::to_vec(&for_dialect(event, dialect, input)).unwrap_or_else(|_| b"{}".to_vec())
+/// The bytes a process hook that runs as `agent` reads on stdin for
+/// `event`.
+fn input_bytes(event: EventKind, agent: Agent, input: &Map<String, Value>) -> Vec<u8> {
+    serde_json::to_vec(&for_agent(event, agent, input)).unwrap_or_else(|_| b"{}".to_vec())
 }
 
 /// Whether a hook reads its input in its dialect's words: a process it
@@ -64,18 +66,21 @@ impl Runner {
         // Far enough to mean "no budget" without overflowing an Instant.
         let deadline = start + plan.budget.unwrap_or(Duration::from_secs(100 * 365 * 24 * 3600));
         if !plan.sequential {
-            // Serialize once per dialect that has a process hook in the plan.
-            let mut by_dialect: Vec<(Dialect, Vec<u8>)> = Vec::new();
+            // Serialize once per agent that has a process hook in the plan.
+            let caller = plan.env.caller;
+            let mut by_agent: Vec<(Agent, Vec<u8>)> = Vec::new();
             for h in plan.hooks.iter().filter(|h| reads_bytes(h)) {
-                if !by_dialect.iter().any(|(d, _)| *d == h.dialect) {
-                    by_dialect.push((h.dialect, input_bytes(plan.event, h.dialect, input)));
+                let agent = h.runs_as(caller);
+                if !by_agent.iter().any(|(a, _)| *a == agent) {
+                    by_agent.push((agent, input_bytes(plan.event, agent, input)));
                 }
             }
             let canonical: &Map<String, Value> = input;
             let runs = plan.hooks.iter().map(|h| {
-                let bytes = by_dialect
+                let agent = h.runs_as(caller);
+                let bytes = by_agent
                     .iter()
-                    .find(|(d, _)| *d == h.dialect)
+                    .find(|(a, _)| *a == agent)
                     .map_or(&[][..], |(_, b)| b.as_slice());
                 let hi = HookInput {
                     event: plan.event,
@@ -101,7 +106,7 @@ impl Runner {
                 continue;
             }
             let bytes = if reads_bytes(hook) {
-                input_bytes(plan.event, hook.dialect, input)
+                input_bytes(plan.event, hook.runs_as(plan.env.caller), input)
             } else {
                 Vec::new()
             };

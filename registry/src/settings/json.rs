@@ -327,7 +327,13 @@ impl Parser<'_> {
                 if event.match_target() == MatchTarget::None && !m.is_empty() && m != "*" {
                     self.warn(&mp, format!("{event} ignores matchers; \"{m}\" has no effect"));
                 }
-                match compile_matcher(m, dialect, event, flavour_of(dialect, self.path)) {
+                let agent = hookshot_core::Agent::of_hook_file(dialect, self.path);
+                let compiled = if agent.searches_plain_matchers() {
+                    searched_matcher(m, agent.regex_flavour())
+                } else {
+                    compile_matcher(m, dialect, event, flavour_of(dialect, self.path))
+                };
+                match compiled {
                     Ok(spec) => spec,
                     // gemini-cli compares a matcher that is no regex with
                     // the tool name as a string: the hook keeps guarding
@@ -494,8 +500,14 @@ impl Parser<'_> {
             }
         };
         let name = self.opt_string(h, ptr, "name");
+        let agent = hookshot_core::Agent::of_hook_file(dialect, self.path);
         let (unit_ms, default) = match dialect {
-            Dialect::Claude => (1000.0, claude_default_timeout(event, &kind)),
+            Dialect::Claude => (
+                1000.0,
+                agent
+                    .default_timeout()
+                    .unwrap_or_else(|| claude_default_timeout(event, &kind)),
+            ),
             _ => (1.0, Duration::from_secs(60)),
         };
         // Codex spells it `timeoutSec` too (its hooks.json, Claude's format).
@@ -517,7 +529,8 @@ impl Parser<'_> {
                         ),
                     );
                 }
-                let secs = t * unit_ms / 1000.0;
+                let in_ms = kind == "command" && agent.timeout_ms_from().is_some_and(|from| t >= from);
+                let secs = if in_ms { t / 1000.0 } else { t * unit_ms / 1000.0 };
                 // The agents take any positive number (a published Claude
                 // hook writes 120000, meant as milliseconds): the hook runs,
                 // under hookshot's own ceiling, and validate says so.

@@ -75,6 +75,53 @@ pub fn compile_matcher(
     }
 }
 
+/// A matcher as an agent that searches plain names reads it
+/// ([`hookshot_core::Agent::searches_plain_matchers`], Qwen Code): `""`,
+/// `*` and `.*` match all; one starting with `^` or `(` is an unanchored
+/// regex as written; any other is an unanchored regex of its trimmed,
+/// non-empty `|` entries (a stray `|` adds nothing; only `|` matches
+/// nothing). Its exact comparison of each entry is part of that search.
+pub fn searched_matcher(m: &str, flavour: RegexFlavour) -> Result<MatcherSpec, String> {
+    let m = m.trim();
+    if m.is_empty() || m == "*" || m == ".*" {
+        return Ok(MatcherSpec::Any);
+    }
+    if m.starts_with('^') || m.starts_with('(') {
+        return unanchored(m, flavour);
+    }
+    let entries = top_level_alternatives(m);
+    let entries: Vec<&str> = entries.iter().map(|e| e.trim()).filter(|e| !e.is_empty()).collect();
+    if entries.iter().any(|e| *e == "*" || *e == ".*") {
+        return Ok(MatcherSpec::Any);
+    }
+    if entries.is_empty() {
+        return Ok(MatcherSpec::Exact(Vec::new()));
+    }
+    unanchored(&entries.join("|"), flavour)
+}
+
+/// `m` split at each `|` outside `[...]` and groups and not escaped.
+fn top_level_alternatives(m: &str) -> Vec<&str> {
+    let (mut out, mut start, mut depth, mut class, mut escaped) = (Vec::new(), 0, 0i32, false, false);
+    for (i, c) in m.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '[' if !class => class = true,
+            ']' if class => class = false,
+            '(' if !class => depth += 1,
+            ')' if !class => depth -= 1,
+            '|' if !class && depth == 0 => {
+                out.push(&m[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&m[start..]);
+    out
+}
+
 /// `Bash(git push*)|Write(src/**)`: each alternative a tool name and a glob
 /// over its main argument (Claude's permission-rule syntax; `:*` is `*`).
 /// `None` when the matcher is not of that form.

@@ -29,7 +29,7 @@ mod picoclaw;
 pub use builtins::{BUILTIN_OPTIONS, BUILTINS, BuiltinOption, Merge, OptionKind, builtin_option, builtin_options};
 use claude_state::claude_state;
 use json::{CLAUDE_ONLY_KEYS, detect_json_dialect};
-pub use matcher::{RegexFlavour, compile_matcher, flavour_of};
+pub use matcher::{RegexFlavour, compile_matcher, flavour_of, searched_matcher};
 pub(crate) use picoclaw::PICOCLAW_PROCESS_KEYS;
 
 /// What one settings file contributes.
