@@ -112,11 +112,19 @@ scenarios! {
     UnderHookshotOnly::test_hookshot_removed_after_install_is_a_warning_not_silence,
 }
 
-// Qwen Code: not an agent hookshot supports yet; a hand-written
-// registration of `hookshot fire` in its file.
+// Qwen Code: natively and under `hookshot install --agent qwen`.
 scenarios! {
     test_qwen:
-    QwenCode::test_a_guard_blocks_natively_and_through_hookshot,
+    QwenCode::test_a_block_by_exit_code_2_with_claude_codes_tool_name,
+    QwenCode::test_a_block_by_json,
+    QwenCode::test_a_matcher_of_part_of_a_name_fires,
+    QwenCode::test_a_rewrite_is_not_applied_by_qwen_code,
+    QwenCode::test_a_hook_that_crashes_or_times_out_does_not_block,
+    QwenCode::test_a_hook_gets_the_input_and_variables_qwen_code_gives_it,
+    QwenCode::test_the_guards_of_install_guards_protect_qwen_code,
+    QwenCode::test_an_untrusted_project_hook_does_not_run_until_trusted,
+    QwenCode::test_uninstall_puts_qwen_codes_file_back,
+    QwenCode::test_a_hand_written_registration_is_told_qwen_code_by_its_variable,
 }
 
 // Drift: each agent's own description of its hooks (Codex's embedded
