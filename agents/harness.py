@@ -22,9 +22,8 @@ PINNED = {
     "claude": ("@anthropic-ai/claude-code", "2.1.332"),
     "codex": ("@openai/codex", "0.171.0"),
     "gemini": ("@google/gemini-cli", "0.61.0"),
-    # Not an agent hookshot supports yet: it runs a hand-written
-    # `hookshot fire` registration (test_qwen.py).
     "qwen": ("@qwen-code/qwen-code", "0.24.4"),
+    "copilot": ("@github/copilot", "1.0.102"),
 }
 
 
@@ -111,6 +110,15 @@ def codex_binary():
                        "bin", "codex")
     if not os.access(exe, os.X_OK):
         raise Unavailable(f"no native Codex binary at {exe}")
+    return exe
+
+
+def copilot_binary():
+    """GitHub Copilot CLI's native binary, from its platform package."""
+    prefix = install(*agent("copilot"))
+    exe = os.path.join(prefix, "node_modules", "@github", "copilot-linux-x64", "copilot")
+    if not os.access(exe, os.X_OK):
+        raise Unavailable(f"no native Copilot CLI binary at {exe}")
     return exe
 
 
@@ -389,6 +397,28 @@ def run_gemini(place, turns, prompt="do the task", timeout=120):
     start = time.time()
     try:
         proc = subprocess.run([exe, "-p", prompt, "--yolo", "-o", "json"], cwd=place.project, env=env,
+                              capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    finally:
+        server.shutdown()
+        server.server_close()
+    return Run(proc, script, time.time() - start)
+
+
+def run_copilot(place, turns, prompt="do the task", timeout=120):
+    """One headless Copilot CLI session in `place`, offline, its model (a
+    bring-your-own provider on the Responses API) playing `turns`, every
+    tool allowed and the project folder trusted. The code it unpacks on its
+    first run is kept in the cache, beside the package."""
+    exe = copilot_binary()
+    script = mock_models.Script(turns)
+    server, url = mock_models.serve(script, "openai")
+    env = place.env()
+    env.update({"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": f"{url}/v1",
+                "COPILOT_PROVIDER_API_KEY": "k", "COPILOT_MODEL": "gpt-mock", "COPILOT_PROVIDER_WIRE_API": "responses",
+                "COPILOT_PKG_CACHE_HOME": os.path.join(CACHE, "copilot-pkg")})
+    start = time.time()
+    try:
+        proc = subprocess.run([exe, "-p", prompt, "--allow-all-tools", "--trust-folder"], cwd=place.project, env=env,
                               capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
     finally:
         server.shutdown()

@@ -77,7 +77,6 @@ pub(crate) async fn answer(
     hooks: &hookshot::HookSystem,
     planned: hookshot::Planned,
     dialect: hookshot::Dialect,
-    caller: &Caller,
     handoff: Option<String>,
 ) -> Answer {
     let agent = planned.call().agent;
@@ -85,11 +84,6 @@ pub(crate) async fn answer(
     crate::telemetry::record(&outcome);
     outcome.warnings.extend(handoff);
     let said = hookshot::agent::answer(&mut outcome, agent, dialect);
-    // The note for the user stays out of a block's reason, which the
-    // agent hands to its model (Qwen Code feeds it stderr at exit 2).
-    if said.code != 2 {
-        outcome.warnings.splice(0..0, caller.warning());
-    }
     let mut stderr: Vec<String> = outcome
         .warnings
         .iter()
@@ -112,11 +106,11 @@ pub(crate) struct Caller {
     /// The agent, when known: its own settings files are then its business
     /// (it runs those hooks itself); loading them too would run each twice.
     pub(crate) host: Option<hookshot::Agent>,
-    /// An agent hookshot does not model that set its own variable beside
-    /// the agent's above (Copilot CLI and Qwen Code set Claude Code's
-    /// `CLAUDE_PROJECT_DIR` too; Copilot CLI runs Claude Code's project
-    /// files): answered as `host`, which it reads only in part, and told.
-    pub(crate) posing: Option<&'static str>,
+    /// Copilot CLI running hookshot's Claude Code registration (it runs
+    /// Claude Code's project files) while hookshot is registered in its
+    /// own hooks folder too: this call runs nothing, or every hook would
+    /// run twice an event.
+    pub(crate) defers: bool,
 }
 
 impl Caller {
@@ -132,21 +126,21 @@ impl Caller {
         let found = hookshot::agent::detect(named, event, dialect, input, |v| {
             std::env::var_os(v).map(|x| x.to_string_lossy().into_owned())
         });
+        let defers = named == Some(Agent::Claude)
+            && found.agent == Some(Agent::Copilot)
+            && registered_for_copilot(std::env::var_os("COPILOT_PROJECT_DIR").map(std::path::PathBuf::from));
         Caller {
             host: found.agent,
-            posing: found.posing,
+            defers,
         }
     }
+}
 
-    /// What the user is told when an agent hookshot does not model called.
-    pub(crate) fn warning(&self) -> Option<String> {
-        let who = self.posing?;
-        let as_ = self.host.map_or("the event's own agent".to_string(), |a| a.to_string());
-        Some(format!(
-            "called by {who}, which hookshot does not support yet: answered as {as_} would be, which {who} reads only in part \
-             (a block still blocks; its reason, a question or a rewrite may be lost)"
-        ))
-    }
+/// Whether hookshot is registered in Copilot CLI's own hooks folder, the
+/// user's or the project's.
+fn registered_for_copilot(project: Option<std::path::PathBuf>) -> bool {
+    let mine = |p: Option<&Path>| crate::install::registration(Agent::Copilot, p).is_some_and(|r| r.events > 0);
+    mine(None) || project.as_deref().is_some_and(|p| mine(Some(p)))
 }
 
 /// Starts a detached `hookshot` that runs this event's background hooks

@@ -90,8 +90,9 @@ fn context_var(name: &str) -> bool {
             | "TMPDIR"
             | "CLAUDE_PROJECT_DIR"
             | "GEMINI_PROJECT_DIR"
-            // Who called, for agents hookshot does not model (answer.rs).
+            // Who called (the agent table's detect, answer.rs).
             | "COPILOT_CLI"
+            | "COPILOT_PROJECT_DIR"
             | "QWEN_PROJECT_DIR"
     ) || ["HOOKSHOT_", "XDG_", "OTEL_", "RUST_LOG"]
         .iter()
@@ -460,6 +461,9 @@ impl Server {
             Err(fail) => return Reply::Answer(Answer::failed(&fail)),
         };
         let caller = Caller::of(request.agent, event, dialect, &request.input);
+        if caller.defers {
+            return Reply::Oneshot("Copilot CLI runs hookshot's registration in its own hooks folder".into());
+        }
         let (hooks, named) = match self.system(caller.host).await {
             Ok(h) => h,
             Err(reply) => return reply,
@@ -488,7 +492,7 @@ impl Server {
         if let Err(why) = hand_off_background(&hooks, &planned, &argv, Some(&env)) {
             return Reply::Oneshot(why);
         }
-        let mut answer = answer(&hooks, planned, dialect, &caller, None).await;
+        let mut answer = answer(&hooks, planned, dialect, None).await;
         answer.stderr.splice(0..0, registry_warnings(&hooks));
         Reply::Answer(answer)
     }

@@ -127,6 +127,22 @@ scenarios! {
     QwenCode::test_a_hand_written_registration_is_told_qwen_code_by_its_variable,
 }
 
+// GitHub Copilot CLI: natively (its hooks folder, Claude Code's event
+// names) and under `hookshot install --agent copilot`.
+scenarios! {
+    test_copilot:
+    CopilotCli::test_a_block_by_exit_code_2,
+    CopilotCli::test_a_block_by_json,
+    CopilotCli::test_a_rewrite_of_the_tool_input,
+    CopilotCli::test_context_after_a_tool_and_at_session_start,
+    CopilotCli::test_a_stop_hook_makes_the_agent_go_on,
+    CopilotCli::test_a_hook_that_crashes_denies_and_one_that_times_out_does_not,
+    CopilotCli::test_a_hook_gets_the_input_and_variables_copilot_gives_it,
+    CopilotCli::test_the_guards_of_install_guards_protect_copilot,
+    CopilotCli::test_uninstall_puts_the_hooks_folder_back,
+    CopilotCli::test_copilot_running_the_claude_code_registration_is_answered_as_itself,
+}
+
 // Drift: each agent's own description of its hooks (Codex's embedded
 // schemas, Claude Code's and gemini-cli's bundles) against agents/known.json.
 scenarios! {
@@ -142,7 +158,14 @@ scenarios! {
 #[test]
 fn every_scenario_is_listed() {
     let this = include_str!("agents.rs");
-    for module in ["test_claude", "test_codex", "test_gemini", "test_qwen", "test_drift"] {
+    for module in [
+        "test_claude",
+        "test_codex",
+        "test_gemini",
+        "test_qwen",
+        "test_copilot",
+        "test_drift",
+    ] {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/agents/").to_string() + module + ".py";
         let text = std::fs::read_to_string(&path).expect("the scenario file");
         let mut class = "";

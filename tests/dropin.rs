@@ -1188,45 +1188,43 @@ fn an_installed_plugin_s_hooks_get_its_options() {
 }
 
 /// Copilot CLI runs Claude Code's project files, so it calls hookshot's
-/// Claude Code registration; it also sets Claude Code's
-/// `CLAUDE_PROJECT_DIR`. Its own variable tells it apart: the block still
-/// blocks, and the user is told that the answer is Claude Code's, which
-/// that agent reads only in part.
+/// Claude Code registration (`--agent claude`); it sets `COPILOT_CLI`
+/// besides Claude Code's `CLAUDE_PROJECT_DIR`. It is answered as Copilot
+/// CLI 1.0.102 reads answers (observed): a block by exit 0 and a JSON
+/// denial carrying the reason (at exit 2 it drops the answer and the
+/// reason), context after a tool at the top of the answer. Claude Code
+/// itself still gets exit 2.
 #[test]
-fn an_agent_posing_as_claude_code_is_named() {
+fn copilot_cli_calling_a_claude_code_registration_is_answered_as_itself() {
     let p = Project::new();
     p.write(
         "home/.config/hookshot/settings.json",
-        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
-            "command": "grep -q 'rm -rf' && { echo 'guard says no' >&2; exit 2; }; exit 0"}]}]}})
+        &json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                "command": "grep -q 'rm -rf' && { echo 'guard says no' >&2; exit 2; }; exit 0"}]}],
+            "PostToolUse": [{"hooks": [{"type": "command", "command":
+                "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"additionalContext\": \"run the tests\"}}'"}]}]}})
         .to_string(),
     );
-    let (var, who) = ("COPILOT_CLI", "GitHub Copilot CLI");
     let dir = p.path("proj").display().to_string();
-    let o = p.fire(
-        "PreToolUse",
-        &bash("rm -rf x"),
-        &["--agent", "claude"],
-        &[(var, "1"), ("CLAUDE_PROJECT_DIR", dir.as_str())],
+    let copilot = [("COPILOT_CLI", "1"), ("CLAUDE_PROJECT_DIR", dir.as_str())];
+    let o = p.fire("PreToolUse", &bash("rm -rf x"), &["--agent", "claude"], &copilot);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let answer = stdout(&o);
+    assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "deny", "{answer}");
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecisionReason"], "guard says no",
+        "{answer}"
     );
-    assert_eq!(o.status.code(), Some(2), "{who}: {}", stderr(&o));
-    // A block's stderr is its reason, which the agent gives its model:
-    // the note for the user stays out of it.
-    assert_eq!(stderr(&o).trim(), "guard says no", "{who}");
-    let allowed = p.fire(
-        "PreToolUse",
-        &bash("ls"),
-        &["--agent", "claude"],
-        &[(var, "1"), ("CLAUDE_PROJECT_DIR", dir.as_str())],
-    );
-    assert_eq!(allowed.status.code(), Some(0), "{who}: {}", stderr(&allowed));
-    assert!(
-        stderr(&allowed).contains(&format!("called by {who}")),
-        "{who}: {}",
-        stderr(&allowed)
-    );
-    let o = p.fire("PreToolUse", &bash("rm -rf x"), &["--agent", "claude"], &[]);
-    assert!(!stderr(&o).contains("called by"), "{}", stderr(&o));
+    let mut after = bash("ls");
+    after["tool_response"] = json!({"stdout": "a"});
+    let o = p.fire("PostToolUse", &after, &["--agent", "claude"], &copilot);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o)["additionalContext"], "run the tests", "{}", stdout(&o));
+    let claude = [("CLAUDE_PROJECT_DIR", dir.as_str())];
+    let o = p.fire("PreToolUse", &bash("rm -rf x"), &["--agent", "claude"], &claude);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stderr(&o).trim(), "guard says no");
 }
 
 /// Codex cuts a hook's long context and saves the whole text; hookshot
@@ -1281,4 +1279,79 @@ fn a_cut_context_that_cannot_be_saved_is_said() {
         served["result"]["warnings"].to_string().contains("could not be saved"),
         "{served}"
     );
+}
+
+/// Copilot CLI 1.0.102 denies a tool whose pre-tool hook exits other than
+/// 0 or 2 or cannot start, and lets it run after a timeout or a failed
+/// hook of another event (observed): hookshot called by it does the same,
+/// never less strict than the agent; for Claude Code the open policy
+/// stands.
+#[test]
+fn a_failed_pre_tool_hook_denies_the_tool_for_copilot_cli() {
+    let p = Project::new();
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"hooks": {
+            "PreToolUse": [{"hooks": [{"type": "command", "command": "grep -q crash && exit 1; grep -q slow && sleep 5; exit 0", "timeout": 1}]}],
+            "PostToolUse": [{"hooks": [{"type": "command", "command": "exit 1"}]}]}})
+        .to_string(),
+    );
+    let dir = p.path("proj").display().to_string();
+    let copilot = [("COPILOT_CLI", "1"), ("CLAUDE_PROJECT_DIR", dir.as_str())];
+    let o = p.fire("PreToolUse", &bash("crash"), &["--agent", "copilot"], &copilot);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o)["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{}",
+        stdout(&o)
+    );
+    let o = p.fire("PreToolUse", &bash("slow"), &["--agent", "copilot"], &copilot);
+    assert!(
+        stdout(&o)["hookSpecificOutput"]["permissionDecision"].is_null(),
+        "{}",
+        stdout(&o)
+    );
+    let mut after = bash("crash");
+    after["tool_response"] = json!({"stdout": ""});
+    let o = p.fire("PostToolUse", &after, &["--agent", "copilot"], &copilot);
+    assert!(stdout(&o).get("decision").is_none(), "{}", stdout(&o));
+    let claude = [("CLAUDE_PROJECT_DIR", dir.as_str())];
+    let o = p.fire("PreToolUse", &bash("crash"), &["--agent", "claude"], &claude);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o)["hookSpecificOutput"]["permissionDecision"].is_null(),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// Copilot CLI runs Claude Code's project files, hookshot's Claude Code
+/// registration among them; with hookshot registered in Copilot CLI's own
+/// hooks folder too, the Claude Code registration's call runs nothing, so
+/// no hook runs twice an event.
+#[test]
+fn copilot_cli_runs_each_hook_once_with_both_registrations() {
+    let p = Project::new();
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo x >> ran.txt"}]}]}})
+            .to_string(),
+    );
+    let dir = p.path("proj").display().to_string();
+    let copilot = [
+        ("COPILOT_CLI", "1"),
+        ("CLAUDE_PROJECT_DIR", dir.as_str()),
+        ("COPILOT_PROJECT_DIR", dir.as_str()),
+    ];
+    let o = p.fire("PreToolUse", &bash("ls"), &["--agent", "claude"], &copilot);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(p.path("proj/ran.txt")).unwrap(), "x\n");
+    let out = p.command(&["install", "--agent", "copilot"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let o = p.fire("PreToolUse", &bash("ls"), &["--agent", "claude"], &copilot);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = p.fire("PreToolUse", &bash("ls"), &["--agent", "copilot"], &copilot);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(p.path("proj/ran.txt")).unwrap(), "x\nx\n");
 }

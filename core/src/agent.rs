@@ -35,6 +35,10 @@ pub enum Agent {
     /// event names, its own tool ids, unanchored matchers and 60 s
     /// timeouts (0.24.4's bundle and its hooks reference).
     Qwen,
+    /// GitHub Copilot CLI: its own camelCase format, and Claude Code's
+    /// event names, which switch its payload to Claude Code's shape
+    /// (1.0.102, observed).
+    Copilot,
 }
 
 /// A settings file an agent reads its hooks from, in its folder
@@ -49,6 +53,10 @@ pub struct AgentFile {
     /// --import` moves its hooks; `None`: install neither registers in
     /// it nor moves hooks out of it.
     pub imported_as: Option<&'static str>,
+    /// Whether hookshot reads its hooks: not where the agent's own format
+    /// is not one hookshot reads (Copilot CLI's `hookshot.json` holds
+    /// hookshot's registration alone, in Claude Code's shapes).
+    pub read: bool,
 }
 
 /// A tool an agent names in its own words: its name, Claude Code's name
@@ -73,13 +81,14 @@ pub const IMPORTED_DIR: &str = "imported";
 
 impl Agent {
     /// Every agent.
-    pub const ALL: [Agent; 6] = [
+    pub const ALL: [Agent; 7] = [
         Agent::Claude,
         Agent::Gemini,
         Agent::Codex,
         Agent::Jcli,
         Agent::Picoclaw,
         Agent::Qwen,
+        Agent::Copilot,
     ];
 
     /// Its name on the command line and in `serve` requests.
@@ -91,6 +100,7 @@ impl Agent {
             Agent::Jcli => "jcli",
             Agent::Picoclaw => "picoclaw",
             Agent::Qwen => "qwen",
+            Agent::Copilot => "copilot",
         }
     }
 
@@ -103,7 +113,7 @@ impl Agent {
     pub fn dialect(self) -> Dialect {
         match self {
             Agent::Gemini => Dialect::Gemini,
-            Agent::Claude | Agent::Codex | Agent::Qwen => Dialect::Claude,
+            Agent::Claude | Agent::Codex | Agent::Qwen | Agent::Copilot => Dialect::Claude,
             Agent::Jcli => Dialect::Jcli,
             Agent::Picoclaw => Dialect::Picoclaw,
         }
@@ -130,6 +140,18 @@ impl Agent {
             Agent::Codex => CODEX.to_vec(),
             // Qwen Code 0.24.4's 22 events but SessionDelete, TodoCreated
             // and TodoCompleted, which hookshot does not fire.
+            // Those Copilot CLI 1.0.102 runs with Claude Code's payload
+            // when named in Claude Code's words (its PermissionRequest
+            // keeps its own payload, and is left out).
+            Agent::Copilot => vec![
+                EventKind::SessionStart,
+                EventKind::SessionEnd,
+                EventKind::BeforeAgent,
+                EventKind::BeforeTool,
+                EventKind::AfterTool,
+                EventKind::AfterToolFailure,
+                EventKind::AfterAgent,
+            ],
             Agent::Qwen => vec![
                 EventKind::BeforeTool,
                 EventKind::AfterTool,
@@ -183,6 +205,12 @@ impl Agent {
             Agent::Jcli => &["JCLI_CWD", "JCLI_HOOK_EVENT"],
             // Each the project folder, for every command hook.
             Agent::Qwen => &["QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"],
+            Agent::Copilot => &[
+                "COPILOT_CLI",
+                "COPILOT_PROJECT_DIR",
+                "COPILOT_HOOK_DIR",
+                "CLAUDE_PROJECT_DIR",
+            ],
             Agent::Codex | Agent::Picoclaw => &[],
         }
     }
@@ -202,6 +230,7 @@ impl Agent {
             Agent::Jcli => ".jcli",
             Agent::Picoclaw => ".picoclaw",
             Agent::Qwen => ".qwen",
+            Agent::Copilot => ".github/hooks",
         }
     }
 
@@ -210,6 +239,7 @@ impl Agent {
     pub fn user_folder(self) -> &'static str {
         match self {
             Agent::Jcli => ".jdata/agent",
+            Agent::Copilot => ".copilot/hooks",
             _ => self.folder(),
         }
     }
@@ -222,6 +252,7 @@ impl Agent {
                 name,
                 project_only: false,
                 imported_as,
+                read: true,
             }
         }
         const CLAUDE: &[AgentFile] = &[
@@ -239,12 +270,20 @@ impl Agent {
         // hookshot reads jcli's files but does not register in them.
         const JCLI: &[AgentFile] = &[file("hooks.yaml", None)];
         const QWEN: &[AgentFile] = &[file("settings.json", Some("qwen.json"))];
+        // Copilot CLI runs every `*.json` of its hooks folders; hookshot
+        // registers in one of its own there, and `imported/copilot.json`
+        // holds Claude-format hooks that run as Copilot CLI's.
+        const COPILOT: &[AgentFile] = &[AgentFile {
+            read: false,
+            ..file("hookshot.json", Some("copilot.json"))
+        }];
         match self {
             Agent::Claude => CLAUDE,
             Agent::Gemini => GEMINI,
             Agent::Codex => CODEX,
             Agent::Jcli => JCLI,
             Agent::Qwen => QWEN,
+            Agent::Copilot => COPILOT,
             // picoclaw's configuration is named with `--settings`.
             Agent::Picoclaw => &[],
         }
@@ -315,6 +354,63 @@ impl Agent {
         (self == Agent::Qwen).then_some(1000.0)
     }
 
+    /// Whether it reads a hook's answer on standard output when the hook
+    /// exits 2: Copilot CLI 1.0.102 then denies with "hook exited with code
+    /// 2" and drops the answer (its reason among it), and takes no
+    /// `decision: "block"` from exit 2 at Stop: hookshot answers it with
+    /// exit 0 and the decision in the JSON, which it applies.
+    pub fn reads_answer_at_exit_2(self) -> bool {
+        self != Agent::Copilot
+    }
+
+    /// Whether it reads `additionalContext` at the top of the answer, not
+    /// in `hookSpecificOutput`, on `event`: Copilot CLI 1.0.102 does
+    /// after a tool, on the prompt and at session start (in its own
+    /// shape), and takes it in `hookSpecificOutput` only before a tool.
+    pub fn context_on_top(self, event: EventKind) -> bool {
+        self == Agent::Copilot && event != EventKind::BeforeTool
+    }
+
+    /// The key of a hook entry's timeout in its files, in seconds.
+    pub fn timeout_key(self) -> &'static str {
+        match self {
+            Agent::Copilot => "timeoutSec",
+            _ => "timeout",
+        }
+    }
+
+    /// The keys its hook files must carry besides `hooks` (Copilot CLI
+    /// refuses a file without `"version": 1`).
+    pub fn file_header(self) -> &'static [(&'static str, u64)] {
+        match self {
+            Agent::Copilot => &[("version", 1)],
+            _ => &[],
+        }
+    }
+
+    /// Whether it denies the call when a hook of `event` fails this way:
+    /// Copilot CLI 1.0.102 denies a tool whose `preToolUse` hook exits
+    /// other than 0 or 2 or cannot start ("hook errored"), and lets it run
+    /// after a timeout (observed).
+    pub fn denies_on_failure(self, event: EventKind, kind: crate::FailureKind) -> bool {
+        self == Agent::Copilot
+            && event == EventKind::BeforeTool
+            && matches!(kind, crate::FailureKind::Crash | crate::FailureKind::Spawn)
+    }
+
+    /// Its name as its users know it.
+    pub fn display_name(self) -> &'static str {
+        match self {
+            Agent::Claude => "Claude Code",
+            Agent::Gemini => "gemini-cli",
+            Agent::Codex => "Codex",
+            Agent::Jcli => "jcli",
+            Agent::Picoclaw => "picoclaw",
+            Agent::Qwen => "Qwen Code",
+            Agent::Copilot => "GitHub Copilot CLI",
+        }
+    }
+
     /// Whether `hookshot install` registers hookshot in its files.
     pub fn installable(self) -> bool {
         self.registered_file(false).is_some()
@@ -330,6 +426,7 @@ impl Agent {
             Agent::Jcli => ".jcli/hooks",
             Agent::Picoclaw => ".picoclaw/hooks",
             Agent::Qwen => ".qwen/hooks",
+            Agent::Copilot => ".github/hooks",
         }
     }
 
@@ -371,7 +468,7 @@ impl Agent {
                 ("todo_write", "TodoWrite", &[]),
                 ("notebook_edit", "NotebookEdit", &[]),
             ],
-            Agent::Claude | Agent::Codex | Agent::Jcli | Agent::Picoclaw => &[],
+            Agent::Claude | Agent::Codex | Agent::Jcli | Agent::Picoclaw | Agent::Copilot => &[],
         }
     }
 
@@ -468,7 +565,7 @@ impl Agent {
         match self {
             Agent::Claude | Agent::Gemini | Agent::Qwen => RegexFlavour::Ecma,
             // Go's RE2 (picoclaw) reads what the crate reads.
-            Agent::Codex | Agent::Jcli | Agent::Picoclaw => RegexFlavour::Rust,
+            Agent::Codex | Agent::Jcli | Agent::Picoclaw | Agent::Copilot => RegexFlavour::Rust,
         }
     }
 
@@ -485,6 +582,7 @@ impl Agent {
             Agent::Gemini | Agent::Picoclaw | Agent::Qwen => None,
             Agent::Codex => Some(codex_shell()),
             Agent::Jcli => Some(vec!["sh".into(), "-c".into()]),
+            Agent::Copilot => Some(vec!["/bin/bash".into(), "-c".into()]),
         }
     }
 
@@ -521,6 +619,14 @@ impl Agent {
     /// Whether a block ends the hooks after it: jcli's `stop`/`skip`.
     pub fn block_ends_chain(self) -> bool {
         self == Agent::Jcli
+    }
+
+    /// Whether it runs the hooks of `path` itself (hookshot called by it
+    /// must not run them again): its own settings files, and for Copilot
+    /// CLI Claude Code's files in a project (`in_project`), which it runs
+    /// too.
+    pub fn runs_file(self, path: &Path, in_project: bool) -> bool {
+        self.owns_file(path) || (self == Agent::Copilot && in_project && Agent::Claude.owns_file(path))
     }
 
     /// Whether `path` is one of the settings files it reads and runs
@@ -627,33 +733,26 @@ impl Agent {
     }
 }
 
-/// Agents hookshot does not support yet that run it as their hook, each
-/// told by the variable it sets for its hooks alone; it also sets Claude
-/// Code's `CLAUDE_PROJECT_DIR` (and Copilot CLI runs Claude Code's project
-/// files, hookshot's registration among them).
-const POSING: &[(&str, &str)] = &[("COPILOT_CLI", "GitHub Copilot CLI")];
-
 /// Who runs hookshot as its hook for one event, told from the variables
 /// the agents set for their hooks (`var`) and the event's input: for a
 /// hand-written registration (`install` names the agent with `fire
-/// --agent`, never second-guessed).
+/// --agent`, which is not second-guessed but in one case: Copilot CLI runs
+/// Claude Code's project files, hookshot's registration for Claude Code
+/// among them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Detected {
-    /// The agent, when one hookshot supports is told: Codex sends a
-    /// `turn_id` and sets no `CLAUDE_PROJECT_DIR`; Qwen Code sets
-    /// `QWEN_PROJECT_DIR` (besides Claude Code's and gemini-cli's
-    /// variables); Claude Code and gemini-cli set their project variable
-    /// and name the event in their words.
+    /// The agent, when one is told: Codex sends a `turn_id` and sets no
+    /// `CLAUDE_PROJECT_DIR`; Qwen Code sets `QWEN_PROJECT_DIR` and Copilot
+    /// CLI `COPILOT_CLI` (each besides Claude Code's variable); Claude Code
+    /// and gemini-cli set their project variable and name the event in
+    /// their words.
     pub agent: Option<Agent>,
-    /// An agent hookshot does not support that set its own variable
-    /// besides (`COPILOT_CLI`): answered as `agent`, which it reads only
-    /// in part.
-    pub posing: Option<&'static str>,
 }
 
 /// Tells who called ([`Detected`]); `named` is the agent `fire --agent`
-/// names, which wins.
+/// names, which wins, but for Copilot CLI calling a Claude Code
+/// registration.
 pub fn detect(
     named: Option<Agent>,
     event: EventKind,
@@ -662,12 +761,17 @@ pub fn detect(
     var: impl Fn(&str) -> Option<String>,
 ) -> Detected {
     let set = |v: &str| var(v).is_some_and(|x| !x.is_empty());
-    let posing = POSING.iter().find(|(v, _)| set(v)).map(|(_, who)| *who);
+    let copilot = dialect == Dialect::Claude && set("COPILOT_CLI");
+    if copilot && matches!(named, None | Some(Agent::Claude)) {
+        return Detected {
+            agent: Some(Agent::Copilot),
+        };
+    }
     let agent = named.or_else(|| {
         let claude_name = event.name_in(Dialect::Claude) == Some(event.display_in(dialect));
         if dialect == Dialect::Claude && input.contains_key("turn_id") && !set("CLAUDE_PROJECT_DIR") {
             Some(Agent::Codex)
-        } else if dialect == Dialect::Claude && set("QWEN_PROJECT_DIR") && posing.is_none() {
+        } else if dialect == Dialect::Claude && set("QWEN_PROJECT_DIR") {
             Some(Agent::Qwen)
         } else if set("CLAUDE_PROJECT_DIR") && (dialect == Dialect::Claude || claude_name && !set("GEMINI_PROJECT_DIR"))
         {
@@ -678,7 +782,7 @@ pub fn detect(
             None
         }
     });
-    Detected { agent, posing }
+    Detected { agent }
 }
 
 /// What an agent gets back from hookshot run as its hook for one event,
@@ -719,9 +823,17 @@ pub fn answer(outcome: &mut Outcome, agent: Option<Agent>, dialect: Dialect) -> 
             },
         };
     }
+    let mut rendered = outcome.render(dialect);
+    if let Some(agent) = agent
+        && agent.context_on_top(outcome.event)
+        && let (Some(c), Value::Object(top)) = (&outcome.output.additional_context, &mut rendered)
+    {
+        top.insert("additionalContext".into(), Value::String(c.clone()));
+    }
+    let by_exit_code = agent.is_none_or(Agent::reads_answer_at_exit_2);
     AgentAnswer {
-        stdout: outcome.render(dialect).to_string(),
-        code: if outcome.is_blocked() { 2 } else { 0 },
+        stdout: rendered.to_string(),
+        code: if outcome.is_blocked() && by_exit_code { 2 } else { 0 },
         notes: Vec::new(),
     }
 }
@@ -973,6 +1085,8 @@ mod tests {
             d(Some(Agent::Gemini), BeforeTool, claude, true, &[]).agent,
             Some(Agent::Gemini)
         );
+        // Copilot CLI runs Claude Code's project files, hookshot's Claude
+        // Code registration among them: it is answered as itself.
         let copilot = d(
             Some(Agent::Claude),
             BeforeTool,
@@ -980,9 +1094,10 @@ mod tests {
             false,
             &["CLAUDE_PROJECT_DIR", "COPILOT_CLI"],
         );
+        assert_eq!(copilot.agent, Some(Agent::Copilot));
         assert_eq!(
-            (copilot.agent, copilot.posing),
-            (Some(Agent::Claude), Some("GitHub Copilot CLI"))
+            d(Some(Agent::Codex), BeforeTool, claude, false, &["COPILOT_CLI"]).agent,
+            Some(Agent::Codex)
         );
         let qwen = d(
             None,
@@ -991,8 +1106,7 @@ mod tests {
             false,
             &["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR"],
         );
-        assert_eq!((qwen.agent, qwen.posing), (Some(Agent::Qwen), None));
-        assert_eq!(d(None, BeforeTool, claude, false, &["CLAUDE_PROJECT_DIR"]).posing, None);
+        assert_eq!(qwen.agent, Some(Agent::Qwen));
     }
 
     /// Codex's choice of shell, as measured: the passwd shell when Codex
@@ -1030,7 +1144,7 @@ mod tests {
     #[test]
     fn each_agents_hook_script_folder_is_inside_its_own_folder() {
         for agent in Agent::ALL {
-            assert_eq!(agent.hooks_folder(), format!("{}/hooks", agent.folder()));
+            assert!(agent.hooks_folder().starts_with(agent.folder()), "{agent}");
         }
     }
 
@@ -1073,7 +1187,7 @@ mod tests {
         assert_eq!(Agent::Codex.registered_file(true).unwrap().name, "hooks.json");
         assert!(!Agent::Jcli.installable() && !Agent::Picoclaw.installable());
         let imported: Vec<_> = imported_files().collect();
-        assert_eq!(imported.len(), 5);
+        assert_eq!(imported.len(), 6);
         for (name, agent) in imported {
             assert_eq!(Agent::of_imported(name), Some(agent));
         }

@@ -312,7 +312,7 @@ impl SourceSpec {
             None => Vec::new(),
         };
         if let Some(agent) = self.hook_of {
-            sources.retain(|s| !agent.owns_file(&s.path));
+            sources.retain(|s| !agent.runs_file(&s.path, s.kind == SourceKind::Project));
             // The plugins Claude Code installed and enabled, it runs itself.
             if agent.runs_plugins()
                 && let Some((Some(home), _, _)) = &self.discover

@@ -128,6 +128,7 @@ impl HookSystem {
             ("GEMINI_PROJECT_DIR".into(), wd.clone()),
             ("CLAUDE_PROJECT_DIR".into(), wd.clone()),
             ("QWEN_PROJECT_DIR".into(), wd.clone()),
+            ("COPILOT_PROJECT_DIR".into(), wd.clone()),
             ("GEMINI_CWD".into(), wd.clone()),
             ("JCLI_CWD".into(), wd),
             ("GEMINI_SESSION_ID".into(), session.to_string()),

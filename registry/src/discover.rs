@@ -355,7 +355,7 @@ pub fn discover(
     }
     if agent_user_files && let Some(h) = home {
         for agent in READ_ORDER {
-            for f in agent.files().iter().filter(|f| !f.project_only) {
+            for f in agent.files().iter().filter(|f| f.read && !f.project_only) {
                 add(h.join(agent.user_folder()).join(f.name), SourceKind::User, None);
             }
         }
@@ -391,9 +391,12 @@ pub fn discover(
         let path = project.join(".hookshot").join(IMPORTED_DIR).join(name);
         add(path, SourceKind::Project, Some(project));
     }
-    let agents = READ_ORDER
-        .into_iter()
-        .flat_map(|a| a.files().iter().map(move |f| Path::new(a.folder()).join(f.name)));
+    let agents = READ_ORDER.into_iter().flat_map(|a| {
+        a.files()
+            .iter()
+            .filter(|f| f.read)
+            .map(move |f| Path::new(a.folder()).join(f.name))
+    });
     let hookshot_own = [".hookshot/settings.json", ".hookshot/hooks.yaml"].map(PathBuf::from);
     for rel in hookshot_own
         .into_iter()

@@ -145,11 +145,25 @@ impl Runner {
             failure = tracing::field::Empty,
             "otel.status_code" = tracing::field::Empty,
         );
-        let canonical = input.canonical;
+        let (canonical, event) = (input.canonical, input.event);
         let mut record = self
             .run_until(hook, input, env, deadline)
             .instrument(span.clone())
             .await;
+        // Where the hook's agent denies a tool whose hook failed (Copilot
+        // CLI before a tool), so does hookshot: never less strict.
+        let agent = hook.runs_as(env.caller);
+        if let Some(f) = &record.failure
+            && !record.output.decision.is_block()
+            && agent.denies_on_failure(event, f.kind)
+        {
+            record.output.decision = hookshot_core::Decision::Block;
+            record.output.reason = Some(format!(
+                "hook {} failed ({f}), and {} denies the tool when a hook before it fails",
+                hook.label(),
+                agent.display_name()
+            ));
+        }
         // A Claude hook rewrote the call in Claude's argument names: the
         // tool reads gemini's (Read's file_path is read_file's absolute_path).
         if hook.dialect == Dialect::Claude

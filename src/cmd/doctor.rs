@@ -76,10 +76,12 @@ pub(crate) fn run(args: DoctorArgs) -> Result<u8, Fail> {
                 println!("  PROBLEM: {agent} ({scope}) runs {m}, which is not there or not executable");
             }
             // Copilot CLI runs Claude Code's project files too, so it calls
-            // this registration; a note, not a problem: blocks still block.
+            // this registration: answered as Copilot CLI (it sets
+            // COPILOT_CLI), and the project's Claude Code hooks are left
+            // to it. A note, not a problem.
             if agent == Agent::Claude && dir.is_some() && copilot_present() {
                 println!(
-                    "  note: GitHub Copilot CLI is installed and runs {} too: it calls hookshot as Claude Code, gets Claude Code's answers and reads them only in part (a block still blocks; its reason, a question or a rewrite may be lost); hookshot does not support Copilot CLI yet",
+                    "  note: GitHub Copilot CLI is installed and runs {} too: hookshot tells it by COPILOT_CLI and answers it in its own shapes; `hookshot install --agent copilot` registers for it in its own hooks folder",
                     r.file.display()
                 );
             }

@@ -115,7 +115,6 @@ pub(crate) struct Loaded {
     dialect: hookshot::Dialect,
     /// The input as it came, for `--record`.
     recorded: Option<Map<String, Value>>,
-    caller: Caller,
     hooks: hookshot::HookSystem,
     /// The event planned once: whether anything starts, what is handed
     /// off, and what runs all read this plan.
@@ -133,6 +132,9 @@ pub(crate) fn load(args: FireArgs) -> Result<Fire, Fail> {
         Err(why) => return unreadable(event, dialect, &args.sources, args.agent, &why).map(Fire::Done),
     };
     let caller = Caller::of(args.agent, event, dialect, &input);
+    if caller.defers {
+        return Ok(Fire::Done(0));
+    }
     let hooks = hooks_for(&args.sources, caller)?;
     let recorded = args.record.as_ref().map(|_| input.clone());
     let planned = hooks.plan_call(hookshot::Call::new(event, input).from_agent(caller.host));
@@ -141,7 +143,6 @@ pub(crate) fn load(args: FireArgs) -> Result<Fire, Fail> {
         dialect,
         recorded,
         planned,
-        caller,
         hooks,
     })))
 }
@@ -170,7 +171,7 @@ impl Fire {
 impl Loaded {
     async fn run(self: Box<Self>) -> Result<u8, Fail> {
         let l = *self;
-        let answer = fire_loaded(l.hooks, l.planned, l.dialect, l.caller).await;
+        let answer = fire_loaded(l.hooks, l.planned, l.dialect).await;
         Ok(finish(&l.args, answer, l.recorded))
     }
 }
@@ -194,7 +195,7 @@ async fn run_later(args: FireArgs) -> Result<u8, Fail> {
             let caller = Caller::of(args.agent, event, dialect, &input);
             let hooks = hooks_for(sources, caller)?;
             let planned = hooks.plan_call(hookshot::Call::new(event, input).from_agent(caller.host));
-            fire_loaded(hooks, planned, dialect, caller).await
+            fire_loaded(hooks, planned, dialect).await
         }
     };
     Ok(finish(&args, answer, recorded_input))
@@ -265,7 +266,6 @@ async fn fire_loaded(
     mut hooks: hookshot::HookSystem,
     mut planned: hookshot::Planned,
     dialect: hookshot::Dialect,
-    caller: Caller,
 ) -> Answer {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     let handoff = hand_off_background(&hooks, &planned, &argv, None).err();
@@ -275,7 +275,7 @@ async fn fire_loaded(
         hooks.set_background(hookshot::BackgroundMode::Inline, hookshot::background::spool::dir());
         planned = hooks.plan_call(planned.call().clone());
     }
-    let answer = answer(&hooks, planned, dialect, &caller, handoff).await;
+    let answer = answer(&hooks, planned, dialect, handoff).await;
     // Observers were sent this event: let them read it before they go.
     hooks.shutdown().await;
     answer

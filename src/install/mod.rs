@@ -159,7 +159,8 @@ impl Install for Agent {
     /// One registration: `hookshot fire EVENT`, no matcher (every target).
     fn entry(self, command: &str, event: &str) -> Value {
         let timeout = self.timeout_value(event, AGENT_TIMEOUT_S);
-        let mut hook = json!({"type": "command", "command": command, "timeout": timeout});
+        let mut hook = json!({"type": "command", "command": command});
+        hook[self.timeout_key()] = json!(timeout);
         if self.names_hooks() {
             hook["name"] = json!("hookshot");
         }
@@ -790,6 +791,10 @@ fn register(
     portable: bool,
     warm: bool,
 ) -> Result<usize, Fail> {
+    // Copilot CLI refuses a hooks file without its `"version": 1`.
+    for (key, value) in agent.file_header() {
+        doc.entry(*key).or_insert_with(|| json!(value));
+    }
     let hooks = doc.entry("hooks").or_insert_with(|| Value::Object(Map::new()));
     let Value::Object(hooks) = hooks else {
         return Err(Fail::Usage(format!(
@@ -1419,6 +1424,15 @@ fn uninstall_file(agent: Agent, scope: &Scope, f: &AgentFile) -> Result<bool, Fa
     };
     if removed == 0 && !had_import {
         return Ok(false);
+    }
+    // The keys install adds for the agent (Copilot CLI's `"version": 1`)
+    // go with hookshot's entries when nothing else is left.
+    let header = agent.file_header();
+    if doc
+        .iter()
+        .all(|(k, v)| header.iter().any(|(hk, hv)| hk == k && *v == json!(hv)))
+    {
+        doc.clear();
     }
     let done = |what: String| -> Result<bool, Fail> {
         if had_import {
