@@ -846,3 +846,25 @@ fn each_agents_hook_runs_with_its_agents_shell() {
     assert_eq!(shell("claude.txt"), "/bin/sh");
     assert_eq!(shell("gemini.txt"), "bash");
 }
+
+/// `explain` names the calling agent as its users know it, and each other
+/// name of the tool once (gemini-cli and Qwen Code both call Claude Code's
+/// `Bash` `run_shell_command`).
+#[test]
+fn explain_names_the_agent_and_each_alias_once() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("in.json"),
+        r#"{"tool_name": "run_shell_command", "tool_input": {"command": "ls"}}"#,
+    )
+    .unwrap();
+    let o = hookshot()
+        .args(["explain", "PreToolUse", "--agent", "qwen", "--input", "in.json"])
+        .current_dir(dir.path())
+        .env("HOME", dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("(also known as Bash)"), "{text}");
+    assert!(text.contains("run by Qwen Code:"), "{text}");
+}

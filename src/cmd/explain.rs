@@ -46,13 +46,18 @@ pub(crate) fn run(args: ExplainArgs) -> Result<u8, Fail> {
             json!({"event": event.display_in(dialect), "target": x.target, "model": x.model,
                 "argument": x.argument, "sequential": x.sequential, "hooks": rows,
                 "sources_not_loaded": sources,
-                "left_to_the_agent": host.map(|h| format!("{h:?}"))})
+                "left_to_the_agent": host.map(hookshot::Agent::name)})
         );
         return Ok(0);
     }
     let mut tested = match &x.target {
         Some(t) => {
-            let aliases: Vec<&str> = hookshot_core::tools::aliases(t).collect();
+            let mut aliases: Vec<&str> = Vec::new();
+            for a in hookshot_core::tools::aliases(t) {
+                if !aliases.contains(&a) {
+                    aliases.push(a);
+                }
+            }
             let mut s = format!("matchers are tested against {t:?}");
             if !aliases.is_empty() {
                 s.push_str(&format!(" (also known as {})", aliases.join(", ")));
@@ -73,9 +78,8 @@ pub(crate) fn run(args: ExplainArgs) -> Result<u8, Fail> {
     let shown = hookshot_core::display::escaped;
     println!("{} ({dialect}): {}", event.display_in(dialect), shown(&tested));
     if let Some(h) = host {
-        println!(
-            "run by {h:?} (its project variable is set): {h:?}'s own settings files are left to it and not loaded"
-        );
+        let who = h.display_name();
+        println!("run by {who}: the hooks it runs itself are left to it and not loaded");
     }
     for p in problems {
         println!("  source not loaded: {}", shown(&p.message));
