@@ -186,6 +186,19 @@ class Place:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
+def deny_json(reason):
+    """A PreToolUse hook's answer (Claude Code's shape, which Codex, Qwen
+    Code and Copilot CLI read too) that denies the call with `reason`."""
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                   "permissionDecisionReason": reason}}
+
+
+def blocked_with(test, place, run, reason):
+    """The write did not happen, and the model was told `reason`."""
+    test.assertFalse(place.exists("project/out.txt"))
+    test.assertIn(reason, run.shown_to_model())
+
+
 # A Stop hook (Claude Code's and Codex's format) that makes the agent go on
 # once: the first time it blocks with a reason the model is shown.
 STOP_ONCE = ("[ -e went-on ] && exit 0; touch went-on; "

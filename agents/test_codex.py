@@ -76,12 +76,10 @@ class Codex(Scenario):
         self.both(check, hook("echo 'no shell today' >&2; exit 2"), [WRITE, DONE])
 
     def test_a_block_by_json(self):
-        deny = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
-                                       "permissionDecisionReason": "json says no"}}
+        deny = harness.deny_json("json says no")
 
         def check(place, run):
-            self.assertFalse(place.exists("project/out.txt"))
-            self.assertIn("json says no", run.shown_to_model())
+            harness.blocked_with(self, place, run, "json says no")
 
         self.both(check, hook(f"echo '{json.dumps(deny)}'"), [WRITE, DONE])
 

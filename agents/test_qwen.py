@@ -58,12 +58,10 @@ class QwenCode(unittest.TestCase):
         self.both(check, tool_hook(GUARD), [SHELL, DONE])
 
     def test_a_block_by_json(self):
-        deny = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
-                                       "permissionDecisionReason": "json says no"}}
+        deny = harness.deny_json("json says no")
 
         def check(place, run):
-            self.assertFalse(place.exists("project/out.txt"))
-            self.assertIn("json says no", run.shown_to_model())
+            harness.blocked_with(self, place, run, "json says no")
 
         self.both(check, tool_hook(f"echo '{json.dumps(deny)}'", matcher="run_shell_command"), [SHELL, DONE])
 
