@@ -63,6 +63,9 @@ impl Sources {
 }
 
 pub(crate) fn parse_dialect(name: &str) -> Result<hookshot::Dialect, String> {
+    if name == hookshot::Dialect::Cursor.as_str() {
+        return Err("hookshot does not read Cursor's hooks.json yet; use gemini, claude, jcli or picoclaw".into());
+    }
     hookshot::Dialect::ALL
         .into_iter()
         .find(|d| d.as_str() == name)
@@ -70,12 +73,27 @@ pub(crate) fn parse_dialect(name: &str) -> Result<hookshot::Dialect, String> {
 }
 
 pub(crate) fn parse_event(name: &str) -> Result<(EventKind, hookshot::Dialect), Fail> {
-    EventKind::parse(name).ok_or_else(|| {
-        let hint = hookshot_core::suggest::did_you_mean(name, EventKind::all_names())
+    parse_event_for(name, None)
+}
+
+/// [`parse_event`] for a run of `agent` (`fire --agent`): in its words when
+/// it names the event so.
+pub(crate) fn parse_event_for(
+    name: &str,
+    agent: Option<hookshot::Agent>,
+) -> Result<(EventKind, hookshot::Dialect), Fail> {
+    hookshot::agent::parse_event_for(name, agent).ok_or_else(|| {
+        let hint = hookshot_core::suggest::did_you_mean(name, wire_names())
             .map(|s| format!("; did you mean \"{s}\"?"))
             .unwrap_or_default();
         Fail::Usage(format!("unknown event \"{name}\"{hint}"))
     })
+}
+
+/// Every event name an agent may send: every dialect's, and Cursor's
+/// tool-naming events.
+fn wire_names() -> impl Iterator<Item = &'static str> {
+    EventKind::all_names().chain(hookshot_core::event::CURSOR_TOOL_EVENTS.iter().map(|(n, _, _)| *n))
 }
 
 /// The value parser of an EVENT argument: every event name of every
@@ -103,7 +121,7 @@ impl clap::builder::TypedValueParser for EventName {
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        let mut names: Vec<&'static str> = EventKind::all_names().collect();
+        let mut names: Vec<&'static str> = wire_names().collect();
         names.sort_unstable();
         names.dedup();
         Some(Box::new(names.into_iter().map(clap::builder::PossibleValue::new)))

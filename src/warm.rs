@@ -42,7 +42,7 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use crate::answer::{Answer, Caller, answer, hand_off_background};
 use crate::fail::Fail;
 use crate::install::Agent;
-use crate::load::{Sources, build_for, parse_event, registry_warnings};
+use crate::load::{Sources, build_for, parse_event_for, registry_warnings};
 
 /// The largest request a server reads; a larger event runs one-shot.
 const MAX_REQUEST: u64 = 64 << 20;
@@ -456,9 +456,13 @@ impl Server {
             self.stale.store(true, Ordering::SeqCst);
             return Reply::Oneshot("the server's working directory is gone".into());
         }
-        let (event, dialect) = match parse_event(&request.event) {
+        let (event, dialect) = match parse_event_for(&request.event, request.agent) {
             Ok(e) => e,
             Err(fail) => return Reply::Answer(Answer::failed(&fail)),
+        };
+        let request = Request {
+            input: hookshot_core::input::from_wire(&request.event, dialect, request.input),
+            ..request
         };
         let caller = Caller::of(request.agent, event, dialect, &request.input);
         if caller.defers {

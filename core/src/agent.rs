@@ -39,6 +39,11 @@ pub enum Agent {
     /// event names, which switch its payload to Claude Code's shape
     /// (1.0.102, observed).
     Copilot,
+    /// Cursor: `.cursor/hooks.json`, camelCase events, tool-naming events
+    /// (`beforeShellExecution`), `permission` answers. Its agent is in no
+    /// registry reachable here: built from its published hook reference
+    /// and checked at the protocol level.
+    Cursor,
 }
 
 /// A settings file an agent reads its hooks from, in its folder
@@ -81,7 +86,7 @@ pub const IMPORTED_DIR: &str = "imported";
 
 impl Agent {
     /// Every agent.
-    pub const ALL: [Agent; 7] = [
+    pub const ALL: [Agent; 8] = [
         Agent::Claude,
         Agent::Gemini,
         Agent::Codex,
@@ -89,6 +94,7 @@ impl Agent {
         Agent::Picoclaw,
         Agent::Qwen,
         Agent::Copilot,
+        Agent::Cursor,
     ];
 
     /// Its name on the command line and in `serve` requests.
@@ -101,6 +107,7 @@ impl Agent {
             Agent::Picoclaw => "picoclaw",
             Agent::Qwen => "qwen",
             Agent::Copilot => "copilot",
+            Agent::Cursor => "cursor",
         }
     }
 
@@ -116,6 +123,7 @@ impl Agent {
             Agent::Claude | Agent::Codex | Agent::Qwen | Agent::Copilot => Dialect::Claude,
             Agent::Jcli => Dialect::Jcli,
             Agent::Picoclaw => Dialect::Picoclaw,
+            Agent::Cursor => Dialect::Cursor,
         }
     }
 
@@ -173,7 +181,7 @@ impl Agent {
                 EventKind::PermissionDenied,
                 EventKind::InstructionsLoaded,
             ],
-            Agent::Claude | Agent::Gemini | Agent::Jcli | Agent::Picoclaw => EventKind::ALL
+            Agent::Claude | Agent::Gemini | Agent::Jcli | Agent::Picoclaw | Agent::Cursor => EventKind::ALL
                 .iter()
                 .copied()
                 .filter(|e| e.name_in(self.dialect()).is_some())
@@ -211,7 +219,8 @@ impl Agent {
                 "COPILOT_HOOK_DIR",
                 "CLAUDE_PROJECT_DIR",
             ],
-            Agent::Codex | Agent::Picoclaw => &[],
+            // Cursor's hooks learn the project from `workspace_roots`.
+            Agent::Codex | Agent::Picoclaw | Agent::Cursor => &[],
         }
     }
 
@@ -231,6 +240,7 @@ impl Agent {
             Agent::Picoclaw => ".picoclaw",
             Agent::Qwen => ".qwen",
             Agent::Copilot => ".github/hooks",
+            Agent::Cursor => ".cursor",
         }
     }
 
@@ -284,6 +294,9 @@ impl Agent {
             Agent::Jcli => JCLI,
             Agent::Qwen => QWEN,
             Agent::Copilot => COPILOT,
+            // hookshot does not read Cursor's files yet, nor register in
+            // them: its hooks are run as a hand-written `fire --agent cursor`.
+            Agent::Cursor => &[],
             // picoclaw's configuration is named with `--settings`.
             Agent::Picoclaw => &[],
         }
@@ -358,9 +371,10 @@ impl Agent {
     /// exits 2: Copilot CLI 1.0.102 then denies with "hook exited with code
     /// 2" and drops the answer (its reason among it), and takes no
     /// `decision: "block"` from exit 2 at Stop: hookshot answers it with
-    /// exit 0 and the decision in the JSON, which it applies.
+    /// exit 0 and the decision in the JSON, which it applies. Cursor's
+    /// answers (`permission`, `followup_message`) are JSON read at exit 0.
     pub fn reads_answer_at_exit_2(self) -> bool {
-        self != Agent::Copilot
+        !matches!(self, Agent::Copilot | Agent::Cursor)
     }
 
     /// Whether it reads `additionalContext` at the top of the answer, not
@@ -408,6 +422,7 @@ impl Agent {
             Agent::Picoclaw => "picoclaw",
             Agent::Qwen => "Qwen Code",
             Agent::Copilot => "GitHub Copilot CLI",
+            Agent::Cursor => "Cursor",
         }
     }
 
@@ -427,6 +442,7 @@ impl Agent {
             Agent::Picoclaw => ".picoclaw/hooks",
             Agent::Qwen => ".qwen/hooks",
             Agent::Copilot => ".github/hooks",
+            Agent::Cursor => ".cursor/hooks",
         }
     }
 
@@ -468,7 +484,7 @@ impl Agent {
                 ("todo_write", "TodoWrite", &[]),
                 ("notebook_edit", "NotebookEdit", &[]),
             ],
-            Agent::Claude | Agent::Codex | Agent::Jcli | Agent::Picoclaw | Agent::Copilot => &[],
+            Agent::Claude | Agent::Codex | Agent::Jcli | Agent::Picoclaw | Agent::Copilot | Agent::Cursor => &[],
         }
     }
 
@@ -563,7 +579,7 @@ impl Agent {
     /// How it reads a matcher that is a regular expression.
     pub fn regex_flavour(self) -> RegexFlavour {
         match self {
-            Agent::Claude | Agent::Gemini | Agent::Qwen => RegexFlavour::Ecma,
+            Agent::Claude | Agent::Gemini | Agent::Qwen | Agent::Cursor => RegexFlavour::Ecma,
             // Go's RE2 (picoclaw) reads what the crate reads.
             Agent::Codex | Agent::Jcli | Agent::Picoclaw | Agent::Copilot => RegexFlavour::Rust,
         }
@@ -579,7 +595,7 @@ impl Agent {
         match self {
             Agent::Claude => Some(vec!["/bin/sh".into(), "-c".into()]),
             // Qwen Code runs `bash -c` on Unix, as gemini-cli does.
-            Agent::Gemini | Agent::Picoclaw | Agent::Qwen => None,
+            Agent::Gemini | Agent::Picoclaw | Agent::Qwen | Agent::Cursor => None,
             Agent::Codex => Some(codex_shell()),
             Agent::Jcli => Some(vec!["sh".into(), "-c".into()]),
             Agent::Copilot => Some(vec!["/bin/bash".into(), "-c".into()]),
@@ -674,6 +690,7 @@ impl Agent {
             Dialect::Gemini => Agent::Gemini,
             Dialect::Jcli => Agent::Jcli,
             Dialect::Picoclaw => Agent::Picoclaw,
+            Dialect::Cursor => Agent::Cursor,
         }
     }
 
@@ -778,11 +795,32 @@ pub fn detect(
             Some(Agent::Claude)
         } else if set("GEMINI_PROJECT_DIR") && dialect == Dialect::Gemini {
             Some(Agent::Gemini)
+        } else if dialect == Dialect::Cursor {
+            // Only Cursor names events in its words.
+            Some(Agent::Cursor)
         } else {
             None
         }
     });
     Detected { agent }
+}
+
+/// The event `name` names, and the dialect to answer in: `agent`'s
+/// words when it names the event so (Cursor's `stop` is also jcli's, its
+/// `beforeShellExecution` a tool-naming alias), else whichever dialect
+/// has the name.
+pub fn parse_event_for(name: &str, agent: Option<Agent>) -> Option<(EventKind, Dialect)> {
+    if let Some(a) = agent {
+        let d = a.dialect();
+        let own = EventKind::ALL.iter().find(|e| e.name_in(d) == Some(name)).copied();
+        let alias = (d == Dialect::Cursor)
+            .then(|| crate::event::cursor_tool_event(name).map(|(e, _)| e))
+            .flatten();
+        if let Some(e) = own.or(alias) {
+            return Some((e, d));
+        }
+    }
+    EventKind::parse(name).or_else(|| crate::event::cursor_tool_event(name).map(|(e, _)| (e, Dialect::Cursor)))
 }
 
 /// What an agent gets back from hookshot run as its hook for one event,

@@ -22,11 +22,19 @@ pub enum Dialect {
     Jcli,
     /// picoclaw JSON-RPC process hooks.
     Picoclaw,
+    /// Cursor `hooks.json` (camelCase events; its own payloads and answers).
+    Cursor,
 }
 
 impl Dialect {
     /// All dialects, in the order names are looked up when a name is shared.
-    pub const ALL: [Dialect; 4] = [Dialect::Gemini, Dialect::Claude, Dialect::Jcli, Dialect::Picoclaw];
+    pub const ALL: [Dialect; 5] = [
+        Dialect::Gemini,
+        Dialect::Claude,
+        Dialect::Jcli,
+        Dialect::Picoclaw,
+        Dialect::Cursor,
+    ];
 
     /// The dialect's name as users write it.
     pub fn as_str(self) -> &'static str {
@@ -35,8 +43,30 @@ impl Dialect {
             Dialect::Claude => "claude",
             Dialect::Jcli => "jcli",
             Dialect::Picoclaw => "picoclaw",
+            Dialect::Cursor => "cursor",
         }
     }
+}
+
+/// Cursor's events that name their tool: each is its before- or after-tool
+/// event for one tool (Claude Code's name for it; `None`: the MCP tool the
+/// input names). Names an agent sends, never keys of a settings file
+/// (a hook there under `beforeReadFile` would run for every tool).
+pub const CURSOR_TOOL_EVENTS: &[(&str, EventKind, Option<&str>)] = &[
+    ("beforeShellExecution", EventKind::BeforeTool, Some("Bash")),
+    ("beforeMCPExecution", EventKind::BeforeTool, None),
+    ("beforeReadFile", EventKind::BeforeTool, Some("Read")),
+    ("afterShellExecution", EventKind::AfterTool, Some("Bash")),
+    ("afterMCPExecution", EventKind::AfterTool, None),
+    ("afterFileEdit", EventKind::AfterTool, Some("Edit")),
+];
+
+/// The event and tool of one of Cursor's tool-naming events.
+pub fn cursor_tool_event(name: &str) -> Option<(EventKind, Option<&'static str>)> {
+    CURSOR_TOOL_EVENTS
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|(_, e, t)| (*e, *t))
 }
 
 impl fmt::Display for Dialect {
@@ -46,7 +76,7 @@ impl fmt::Display for Dialect {
 }
 
 macro_rules! events {
-    ($( $(#[$doc:meta])* $kind:ident => [$gemini:expr, $claude:expr, $jcli:expr, $pico:expr] ),+ $(,)?) => {
+    ($( $(#[$doc:meta])* $kind:ident => [$gemini:expr, $claude:expr, $jcli:expr, $pico:expr, $cursor:expr] ),+ $(,)?) => {
         /// One point of the agent loop, whatever a dialect calls it.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum EventKind {
@@ -59,8 +89,8 @@ macro_rules! events {
 
             /// The name `dialect` gives this event, if the dialect has it.
             pub fn name_in(self, dialect: Dialect) -> Option<&'static str> {
-                let names: [Option<&'static str>; 4] = match self {
-                    $( EventKind::$kind => [$gemini, $claude, $jcli, $pico], )+
+                let names: [Option<&'static str>; 5] = match self {
+                    $( EventKind::$kind => [$gemini, $claude, $jcli, $pico, $cursor], )+
                 };
                 names[dialect as usize]
             }
@@ -70,86 +100,86 @@ macro_rules! events {
 
 events! {
     /// Before a tool runs (may block, ask, or rewrite the tool's input).
-    BeforeTool => [Some("BeforeTool"), Some("PreToolUse"), Some("pre_tool_execution"), Some("before_tool")],
+    BeforeTool => [Some("BeforeTool"), Some("PreToolUse"), Some("pre_tool_execution"), Some("before_tool"), Some("preToolUse")],
     /// After a tool ran successfully.
-    AfterTool => [Some("AfterTool"), Some("PostToolUse"), Some("post_tool_execution"), Some("after_tool")],
+    AfterTool => [Some("AfterTool"), Some("PostToolUse"), Some("post_tool_execution"), Some("after_tool"), Some("postToolUse")],
     /// After a tool failed.
-    AfterToolFailure => [None, Some("PostToolUseFailure"), Some("post_tool_execution_failure"), None],
+    AfterToolFailure => [None, Some("PostToolUseFailure"), Some("post_tool_execution_failure"), None, Some("postToolUseFailure")],
     /// A permission decision for a tool call is needed.
-    PermissionRequest => [None, Some("PermissionRequest"), None, Some("approve_tool")],
+    PermissionRequest => [None, Some("PermissionRequest"), None, Some("approve_tool"), None],
     /// The user's prompt is about to be handled by the agent.
-    BeforeAgent => [Some("BeforeAgent"), Some("UserPromptSubmit"), Some("pre_send_message"), None],
+    BeforeAgent => [Some("BeforeAgent"), Some("UserPromptSubmit"), Some("pre_send_message"), None, Some("beforeSubmitPrompt")],
     /// The user's prompt was accepted (notification only).
-    AfterPromptSubmit => [None, None, Some("post_send_message"), None],
+    AfterPromptSubmit => [None, None, Some("post_send_message"), None, None],
     /// The agent is about to finish its answer.
-    AfterAgent => [Some("AfterAgent"), Some("Stop"), Some("stop"), None],
+    AfterAgent => [Some("AfterAgent"), Some("Stop"), Some("stop"), None, Some("stop")],
     /// A sub-agent starts.
-    SubagentStart => [None, Some("SubagentStart"), None, None],
+    SubagentStart => [None, Some("SubagentStart"), None, None, Some("subagentStart")],
     /// A sub-agent is about to finish.
-    SubagentStop => [None, Some("SubagentStop"), None, None],
+    SubagentStop => [None, Some("SubagentStop"), None, None, Some("subagentStop")],
     /// Before a request is sent to the model.
-    BeforeModel => [Some("BeforeModel"), None, Some("pre_llm_request"), Some("before_llm")],
+    BeforeModel => [Some("BeforeModel"), None, Some("pre_llm_request"), Some("before_llm"), None],
     /// After the model answered (per chunk when streaming).
-    AfterModel => [Some("AfterModel"), None, Some("post_llm_response"), Some("after_llm")],
+    AfterModel => [Some("AfterModel"), None, Some("post_llm_response"), Some("after_llm"), None],
     /// Before the model chooses among tools.
-    BeforeToolSelection => [Some("BeforeToolSelection"), None, None, None],
+    BeforeToolSelection => [Some("BeforeToolSelection"), None, None, None, None],
     /// A session starts (startup, resume, clear).
-    SessionStart => [Some("SessionStart"), Some("SessionStart"), Some("session_start"), None],
+    SessionStart => [Some("SessionStart"), Some("SessionStart"), Some("session_start"), None, Some("sessionStart")],
     /// A session ends.
-    SessionEnd => [Some("SessionEnd"), Some("SessionEnd"), Some("session_end"), None],
+    SessionEnd => [Some("SessionEnd"), Some("SessionEnd"), Some("session_end"), None, Some("sessionEnd")],
     /// Before the context is compressed.
-    PreCompress => [Some("PreCompress"), Some("PreCompact"), Some("pre_auto_compact"), None],
+    PreCompress => [Some("PreCompress"), Some("PreCompact"), Some("pre_auto_compact"), None, Some("preCompact")],
     /// After the context was compressed.
-    PostCompress => [None, Some("PostCompact"), Some("post_auto_compact"), None],
+    PostCompress => [None, Some("PostCompact"), Some("post_auto_compact"), None, None],
     /// Before a turn-level (micro) compaction.
-    PreMicroCompact => [None, None, Some("pre_micro_compact"), None],
+    PreMicroCompact => [None, None, Some("pre_micro_compact"), None, None],
     /// After a turn-level (micro) compaction.
-    PostMicroCompact => [None, None, Some("post_micro_compact"), None],
+    PostMicroCompact => [None, None, Some("post_micro_compact"), None, None],
     /// The agent shows the user a notification (e.g. a permission prompt).
-    Notification => [Some("Notification"), Some("Notification"), None, None],
+    Notification => [Some("Notification"), Some("Notification"), None, None, None],
     /// Auto mode denied a tool call (Claude); a hook may say the model may retry.
-    PermissionDenied => [None, Some("PermissionDenied"), None, None],
+    PermissionDenied => [None, Some("PermissionDenied"), None, None, None],
     /// Every tool call of a parallel batch resolved, before the next model call.
-    PostToolBatch => [None, Some("PostToolBatch"), None, None],
+    PostToolBatch => [None, Some("PostToolBatch"), None, None, None],
     /// A typed command expands into a prompt (Claude's slash commands).
-    UserPromptExpansion => [None, Some("UserPromptExpansion"), None, None],
+    UserPromptExpansion => [None, Some("UserPromptExpansion"), None, None, None],
     /// One-time set-up run (`claude --init-only`, `--maintenance`).
-    Setup => [None, Some("Setup"), None, None],
+    Setup => [None, Some("Setup"), None, None, None],
     /// Assistant text is being displayed (display-only rewrite).
-    MessageDisplay => [None, Some("MessageDisplay"), None, None],
+    MessageDisplay => [None, Some("MessageDisplay"), None, None, None],
     /// A task is being created.
-    TaskCreated => [None, Some("TaskCreated"), None, None],
+    TaskCreated => [None, Some("TaskCreated"), None, None, None],
     /// A task is being marked completed.
-    TaskCompleted => [None, Some("TaskCompleted"), None, None],
+    TaskCompleted => [None, Some("TaskCompleted"), None, None, None],
     /// A shell command a skill or slash command holds is about to run
     /// (Claude's `!` lines): a guard's event, as PreToolUse.
-    PreSkillShellCommand => [None, Some("PreSkillShellCommand"), None, None],
+    PreSkillShellCommand => [None, Some("PreSkillShellCommand"), None, None, None],
     /// The turn ended because of an API error (output ignored).
-    StopFailure => [None, Some("StopFailure"), None, None],
+    StopFailure => [None, Some("StopFailure"), None, None, None],
     /// A teammate of an agent team is about to go idle.
-    TeammateIdle => [None, Some("TeammateIdle"), None, None],
+    TeammateIdle => [None, Some("TeammateIdle"), None, None, None],
     /// An instructions file (CLAUDE.md, rules) was loaded into context.
-    InstructionsLoaded => [None, Some("InstructionsLoaded"), None, None],
+    InstructionsLoaded => [None, Some("InstructionsLoaded"), None, None, None],
     /// A configuration file changed during the session.
-    ConfigChange => [None, Some("ConfigChange"), None, None],
+    ConfigChange => [None, Some("ConfigChange"), None, None, None],
     /// The working directory changed.
-    CwdChanged => [None, Some("CwdChanged"), None, None],
+    CwdChanged => [None, Some("CwdChanged"), None, None, None],
     /// A working directory was added mid-session.
-    DirectoryAdded => [None, Some("DirectoryAdded"), None, None],
+    DirectoryAdded => [None, Some("DirectoryAdded"), None, None, None],
     /// A watched file changed on disk.
-    FileChanged => [None, Some("FileChanged"), None, None],
+    FileChanged => [None, Some("FileChanged"), None, None, None],
     /// A worktree is being created (the hook returns its path).
-    WorktreeCreate => [None, Some("WorktreeCreate"), None, None],
+    WorktreeCreate => [None, Some("WorktreeCreate"), None, None, None],
     /// A worktree is being removed.
-    WorktreeRemove => [None, Some("WorktreeRemove"), None, None],
+    WorktreeRemove => [None, Some("WorktreeRemove"), None, None, None],
     /// Before a requested model switch (may block it).
-    PreModelSwitch => [None, Some("PreModelSwitch"), None, None],
+    PreModelSwitch => [None, Some("PreModelSwitch"), None, None, None],
     /// After the session's model changed.
-    PostModelSwitch => [None, Some("PostModelSwitch"), None, None],
+    PostModelSwitch => [None, Some("PostModelSwitch"), None, None, None],
     /// An MCP server asks the user for input.
-    Elicitation => [None, Some("Elicitation"), None, None],
+    Elicitation => [None, Some("Elicitation"), None, None, None],
     /// The user answered an MCP elicitation.
-    ElicitationResult => [None, Some("ElicitationResult"), None, None],
+    ElicitationResult => [None, Some("ElicitationResult"), None, None, None],
 }
 
 /// What the input field an event's matcher is tested against holds.
@@ -181,6 +211,7 @@ impl EventKind {
             .or_else(|| self.name_in(Dialect::Claude))
             .or_else(|| self.name_in(Dialect::Jcli))
             .or_else(|| self.name_in(Dialect::Picoclaw))
+            .or_else(|| self.name_in(Dialect::Cursor))
             .unwrap_or("unknown")
     }
 

@@ -170,8 +170,89 @@ pub fn for_dialect(event: EventKind, dialect: Dialect, canonical: &Map<String, V
             let session = canonical.get("session_id").cloned().unwrap_or(Value::Null);
             m.insert("meta".into(), json!({"SessionKey": session, "Source": "hookshot"}));
         }
+        Dialect::Cursor => {
+            // Cursor's common fields: its conversation, the workspace.
+            if let Some(session) = canonical.get("session_id") {
+                m.entry("conversation_id").or_insert_with(|| session.clone());
+            }
+            if let Some(cwd) = canonical.get("cwd") {
+                m.entry("workspace_roots").or_insert_with(|| json!([cwd]));
+            }
+            if let Some(Value::Object(args)) = canonical.get("tool_input")
+                && let Some(c) = args.get("command")
+            {
+                m.entry("command").or_insert_with(|| c.clone());
+            }
+        }
     }
     m
+}
+
+/// An event's input as the agent sent it (`raw`, for the event it named
+/// `name` in `dialect`'s words) in hookshot's canonical fields. Cursor's
+/// tool-naming events carry their tool's facts at the top
+/// (`beforeShellExecution`: `command`; `beforeReadFile`: `file_path` and
+/// the file's `content`; `afterFileEdit`: `file_path` and `edits`;
+/// `beforeMCPExecution`: `tool_name` and `tool_input`, a JSON text) and
+/// its `conversation_id` and `workspace_roots`: they become `tool_name`,
+/// `tool_input`, `tool_response`, `session_id` and `cwd`, the original
+/// fields kept. Every other dialect's input is canonical already.
+pub fn from_wire(name: &str, dialect: Dialect, mut raw: Map<String, Value>) -> Map<String, Value> {
+    if dialect != Dialect::Cursor {
+        return raw;
+    }
+    if let Some(c) = raw.get("conversation_id").cloned() {
+        raw.entry("session_id").or_insert(c);
+    }
+    if let Some(root) = raw.get("workspace_roots").and_then(|r| r.get(0)).cloned() {
+        raw.entry("cwd").or_insert(root);
+    }
+    let Some((event, tool)) = crate::event::cursor_tool_event(name) else {
+        return raw;
+    };
+    let field = |raw: &Map<String, Value>, k: &str| raw.get(k).cloned();
+    let (tool_name, input) = match tool {
+        Some("Bash") => (
+            "Bash".to_string(),
+            json!({"command": field(&raw, "command").unwrap_or(json!(""))}),
+        ),
+        Some("Read") => (
+            "Read".to_string(),
+            json!({"file_path": field(&raw, "file_path").unwrap_or(json!(""))}),
+        ),
+        Some(other) => {
+            let mut args = json!({"file_path": field(&raw, "file_path").unwrap_or(json!(""))});
+            if let Some(edits) = field(&raw, "edits") {
+                args["edits"] = edits;
+            }
+            (other.to_string(), args)
+        }
+        None => {
+            let name = raw
+                .get("tool_name")
+                .and_then(Value::as_str)
+                .unwrap_or("mcp")
+                .to_string();
+            // Cursor sends an MCP tool's input as JSON text.
+            let input = match field(&raw, "tool_input") {
+                Some(Value::String(text)) => serde_json::from_str(&text).unwrap_or(Value::String(text)),
+                Some(v) => v,
+                None => json!({}),
+            };
+            (name, input)
+        }
+    };
+    raw.insert("tool_name".into(), json!(tool_name));
+    raw.insert("tool_input".into(), input);
+    if event == EventKind::AfterTool {
+        let response = match tool {
+            Some("Bash") => json!({"stdout": field(&raw, "output").unwrap_or(json!("")), "stderr": ""}),
+            None => field(&raw, "result_json").unwrap_or(Value::Null),
+            Some(_) => json!({"success": true}),
+        };
+        raw.insert("tool_response".into(), response);
+    }
+    raw
 }
 
 /// The current time as RFC 3339 UTC with milliseconds, as gemini-cli writes it.

@@ -61,7 +61,67 @@ impl Outcome {
             Dialect::Picoclaw => self.render_picoclaw(),
             Dialect::Claude => self.render_claude(),
             Dialect::Jcli => self.render_jcli(),
+            Dialect::Cursor => self.render_cursor(),
         }
+    }
+
+    /// Cursor's answers (its hook reference): `permission` (`allow`,
+    /// `deny`, `ask`) with `user_message` for the person and
+    /// `agent_message` for the model before a tool (and `updated_input`
+    /// for a rewrite); `continue` on the prompt; `followup_message` at
+    /// `stop` to go on; `additional_context` after a tool and at session
+    /// start. An undecided call gets no `permission`, so Cursor's own
+    /// approval still applies; warnings are the person's `user_message`.
+    fn render_cursor(&self) -> Value {
+        let o = &self.output;
+        let mut out = Map::new();
+        let said = self.shown_message();
+        match self.event {
+            EventKind::BeforeTool => {
+                let permission = match o.decision {
+                    Decision::Block => Some("deny"),
+                    Decision::Ask => Some("ask"),
+                    Decision::Allow => Some("allow"),
+                    Decision::Defer | Decision::Undecided => None,
+                };
+                if let Some(p) = permission {
+                    out.insert("permission".into(), json!(p));
+                }
+                if permission.is_some_and(|p| p != "allow") {
+                    let why = self.block_reason();
+                    out.insert("agent_message".into(), json!(why));
+                    out.insert("user_message".into(), json!(said.clone().unwrap_or(why)));
+                } else if let Some(m) = &said {
+                    out.insert("user_message".into(), json!(m));
+                }
+                if let Some(i) = &o.tool_input {
+                    out.insert("updated_input".into(), Value::Object(i.clone()));
+                }
+            }
+            EventKind::BeforeAgent => {
+                let blocked = self.is_blocked();
+                out.insert("continue".into(), json!(!blocked));
+                match (blocked, &said) {
+                    (true, _) => {
+                        out.insert("user_message".into(), json!(self.block_reason()));
+                    }
+                    (false, Some(m)) => {
+                        out.insert("user_message".into(), json!(m));
+                    }
+                    (false, None) => {}
+                }
+            }
+            EventKind::AfterAgent if o.decision.is_block() => {
+                out.insert("followup_message".into(), json!(self.block_reason()));
+            }
+            _ => {}
+        }
+        if matches!(self.event, EventKind::AfterTool | EventKind::SessionStart)
+            && let Some(c) = &o.additional_context
+        {
+            out.insert("additional_context".into(), json!(c));
+        }
+        Value::Object(out)
     }
 
     fn common(&self, out: &mut Map<String, Value>) {

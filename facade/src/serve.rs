@@ -146,7 +146,11 @@ pub async fn handle(hooks: &HookSystem, line: String, observer: Option<&Observer
                     false,
                 );
             };
-            let Some((event, dialect)) = EventKind::parse(name) else {
+            let agent_named = params
+                .get("agent")
+                .and_then(Value::as_str)
+                .and_then(crate::Agent::parse);
+            let Some((event, dialect)) = hookshot_core::agent::parse_event_for(name, agent_named) else {
                 let hint = hookshot_core::suggest::did_you_mean(name, EventKind::all_names())
                     .map(|s| format!("; did you mean \"{s}\"?"))
                     .unwrap_or_default();
@@ -157,7 +161,7 @@ pub async fn handle(hooks: &HookSystem, line: String, observer: Option<&Observer
             };
             let input: Map<String, Value> = match input {
                 None | Some(Value::Null) => Map::new(),
-                Some(Value::Object(m)) => m,
+                Some(Value::Object(m)) => hookshot_core::input::from_wire(name, dialect, m),
                 Some(_) => {
                     return (
                         reply(error(rid, -32602, "invalid params: \"input\" must be an object")),

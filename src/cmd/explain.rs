@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::answer::Caller;
 use crate::fail::Fail;
-use crate::load::{Sources, build_for, parse_event, read_input};
+use crate::load::{Sources, build_for, read_input};
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct ExplainArgs {
@@ -28,7 +28,7 @@ pub(crate) struct ExplainArgs {
 }
 
 pub(crate) fn run(args: ExplainArgs) -> Result<u8, Fail> {
-    let (event, dialect) = parse_event(&args.event)?;
+    let (event, dialect) = crate::load::parse_event_for(&args.event, args.agent)?;
     let input = read_input(args.input.as_deref())?;
     let caller = Caller::of(args.agent, event, dialect, &input);
     let host = caller.host;

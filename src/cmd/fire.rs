@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use crate::answer::{Answer, Caller, answer, hand_off_background};
 use crate::fail::Fail;
 use crate::install::Agent;
-use crate::load::{Sources, build_for, parse_event, read_event_input};
+use crate::load::{Sources, build_for, parse_event_for, read_event_input};
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct FireArgs {
@@ -126,17 +126,18 @@ pub(crate) fn load(args: FireArgs) -> Result<Fire, Fail> {
     if args.background_job.is_some() || args.warm {
         return Ok(Fire::Later(args));
     }
-    let (event, dialect) = parse_event(&args.event)?;
-    let input = match read_event_input(args.input.as_deref())? {
+    let (event, dialect) = parse_event_for(&args.event, args.agent)?;
+    let raw = match read_event_input(args.input.as_deref())? {
         Ok(input) => input,
         Err(why) => return unreadable(event, dialect, &args.sources, args.agent, &why).map(Fire::Done),
     };
+    let recorded = args.record.as_ref().map(|_| raw.clone());
+    let input = hookshot_core::input::from_wire(&args.event, dialect, raw);
     let caller = Caller::of(args.agent, event, dialect, &input);
     if caller.defers {
         return Ok(Fire::Done(0));
     }
     let hooks = hooks_for(&args.sources, caller)?;
-    let recorded = args.record.as_ref().map(|_| input.clone());
     let planned = hooks.plan_call(hookshot::Call::new(event, input).from_agent(caller.host));
     Ok(Fire::Loaded(Box::new(Loaded {
         args,
@@ -178,7 +179,7 @@ impl Loaded {
 
 /// A warm fire or a background job.
 async fn run_later(args: FireArgs) -> Result<u8, Fail> {
-    let (event, dialect) = parse_event(&args.event)?;
+    let (event, dialect) = parse_event_for(&args.event, args.agent)?;
     let sources = &args.sources;
     if let Some(job) = args.background_job {
         return run_background_job(event, dialect, &job, sources, args.agent).await;
@@ -192,6 +193,7 @@ async fn run_later(args: FireArgs) -> Result<u8, Fail> {
         Some(answer) => answer,
         // No warm server could answer: the hooks are loaded here.
         None => {
+            let input = hookshot_core::input::from_wire(&args.event, dialect, input);
             let caller = Caller::of(args.agent, event, dialect, &input);
             let hooks = hooks_for(sources, caller)?;
             let planned = hooks.plan_call(hookshot::Call::new(event, input).from_agent(caller.host));

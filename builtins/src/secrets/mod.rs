@@ -291,6 +291,24 @@ impl Hook for SecurityScan {
         let mut kinds = Vec::new();
         match event {
             EventKind::BeforeTool => {
+                // The file a read is about to give the model, when the
+                // agent shows it first (Cursor's beforeReadFile `content`):
+                // what is read cannot be redacted, so in either mode the
+                // read is denied.
+                if let Some(content) = input.get("content").and_then(Value::as_str) {
+                    let _ = self.redact_str(content, &mut kinds);
+                    if !kinds.is_empty() {
+                        let file = input.get("file_path").and_then(Value::as_str).unwrap_or("the file");
+                        return HookOutput {
+                            decision: Decision::Block,
+                            reason: Some(format!(
+                                "security_scan: {file} holds secrets ({}); the model would read them, so the read is denied",
+                                kinds.join(", ")
+                            )),
+                            ..HookOutput::default()
+                        };
+                    }
+                }
                 let Some(args) = input.get("tool_input") else {
                     return HookOutput::default();
                 };
@@ -320,7 +338,10 @@ impl Hook for SecurityScan {
             // either mode the prompt is not sent, and Claude leaves it out
             // of the block message.
             EventKind::BeforeAgent => {
-                if input.get("hook_event_name").and_then(Value::as_str) != Some("UserPromptSubmit") {
+                // Claude Code's, Codex's and Cursor's prompt events (Cursor's
+                // beforeSubmitPrompt blocks with `continue: false`).
+                let name = input.get("hook_event_name").and_then(Value::as_str);
+                if !matches!(name, Some("UserPromptSubmit" | "beforeSubmitPrompt")) {
                     return HookOutput::default();
                 }
                 let Some(prompt) = input.get("prompt").and_then(Value::as_str) else {

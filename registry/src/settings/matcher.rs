@@ -40,7 +40,7 @@ pub fn compile_matcher(
         // make a list of exact names (split on `|` or `,`); FileChanged and
         // StopFailure allow letters, digits, `_` and `|` only. Anything
         // else is a JavaScript regex tested anywhere in the value.
-        Dialect::Claude => {
+        Dialect::Claude | Dialect::Cursor => {
             // Codex (its files are read in the `regex` crate's flavour)
             // takes only `[A-Za-z0-9_|]` as a list of exact names: `Bash,
             // Write` and `mcp__a-b__t` are regexes there.
