@@ -78,12 +78,7 @@ impl Outcome {
         let said = self.shown_message();
         match self.event {
             EventKind::BeforeTool => {
-                let permission = match o.decision {
-                    Decision::Block => Some("deny"),
-                    Decision::Ask => Some("ask"),
-                    Decision::Allow => Some("allow"),
-                    Decision::Defer | Decision::Undecided => None,
-                };
+                let permission = o.decision.word("deny");
                 if let Some(p) = permission {
                     out.insert("permission".into(), json!(p));
                 }
@@ -143,12 +138,7 @@ impl Outcome {
     fn render_gemini(&self) -> Value {
         let o = &self.output;
         let mut out = Map::new();
-        let decision = match o.decision {
-            Decision::Block => Some("block"),
-            Decision::Ask => Some("ask"),
-            Decision::Allow => Some("allow"),
-            Decision::Defer | Decision::Undecided => None,
-        };
+        let decision = o.decision.word("block");
         if let Some(d) = decision {
             out.insert("decision".into(), json!(d));
         }

@@ -42,6 +42,18 @@ impl Decision {
     pub fn is_block(self) -> bool {
         self == Decision::Block
     }
+
+    /// Its word in an answer that calls a block `block` and has no
+    /// deferral (gemini-cli's `decision`, Cursor's `permission`): `None`
+    /// when nothing was decided.
+    pub fn word(self, block: &'static str) -> Option<&'static str> {
+        match self {
+            Decision::Block => Some(block),
+            Decision::Ask => Some("ask"),
+            Decision::Allow => Some("allow"),
+            Decision::Defer | Decision::Undecided => None,
+        }
+    }
 }
 
 /// A tool call a hook asks the agent to run next (gemini's AfterTool tail call).
