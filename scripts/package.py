@@ -246,30 +246,46 @@ def wheel(binary, version, license, description, tag, out, repository=None):
     return path
 
 
+def package(target, out, binary=None):
+    """The platform package of `target`, the launcher package and the
+    wheel, from `binary` (built for `target` when not given)."""
+    os_, cpu, libc, arch = TARGETS[target]
+    version, license, description, repository = workspace()
+    binary = os.path.abspath(binary) if binary else build(target)
+    if not os.path.isfile(binary):
+        sys.exit(f"package.py: no binary at {binary}")
+    os.makedirs(out, exist_ok=True)
+    with tempfile.TemporaryDirectory() as work:
+        binary = stripped(binary, work)
+        return [
+            platform_package(binary, version, license, os_, cpu, libc, out, work, repository),
+            main_package(version, license, description, out, work, repository),
+            wheel(binary, version, license, description, wheel_tag(binary, libc, arch), out, repository),
+        ]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True, help="folder for the tarballs and the wheel")
     ap.add_argument("--binary", help="an already built hookshot binary (default: build one)")
     ap.add_argument("--target", help="its Rust target triple (default: this machine's)")
+    ap.add_argument("--all", action="store_true",
+                    help="every target's packages (other targets built with cargo zigbuild; see scripts/cross.py)")
     args = ap.parse_args()
-    target = args.target or host_target()
-    if target not in TARGETS:
-        sys.exit(f"package.py: no package layout for {target} (known: {', '.join(TARGETS)})")
-    os_, cpu, libc, arch = TARGETS[target]
-    version, license, description, repository = workspace()
-    binary = os.path.abspath(args.binary) if args.binary else build(target)
-    if not os.path.isfile(binary):
-        sys.exit(f"package.py: no binary at {binary}")
     out = os.path.abspath(args.out)
-    os.makedirs(out, exist_ok=True)
-    with tempfile.TemporaryDirectory() as work:
-        binary = stripped(binary, work)
-        made = [
-            platform_package(binary, version, license, os_, cpu, libc, out, work, repository),
-            main_package(version, license, description, out, work, repository),
-            wheel(binary, version, license, description, wheel_tag(binary, libc, arch), out, repository),
-        ]
-    for m in made:
+    if args.all:
+        if args.binary or args.target:
+            sys.exit("package.py: --all builds every target itself; it takes no --binary or --target")
+        targets = list(TARGETS)
+    else:
+        targets = [args.target or host_target()]
+    for target in targets:
+        if target not in TARGETS:
+            sys.exit(f"package.py: no package layout for {target} (known: {', '.join(TARGETS)})")
+    made = []
+    for target in targets:
+        made.extend(package(target, out, args.binary))
+    for m in dict.fromkeys(made):
         print(m)
 
 
