@@ -23,12 +23,14 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET_DIR = os.path.join(ROOT, "target", "cross")
 ARM = "aarch64-unknown-linux-musl"
-LINKED_ONLY = ["x86_64-unknown-linux-musl", "aarch64-apple-darwin", "x86_64-apple-darwin"]
+MUSL = "x86_64-unknown-linux-musl"
+LINKED_ONLY = ["aarch64-apple-darwin", "x86_64-apple-darwin"]
 LIBRARIES = ["hookshot-core", "hookshot-platform", "hookshot-builtins", "hookshot-registry",
              "hookshot-planner", "hookshot-aggregator"]
 
@@ -62,6 +64,24 @@ def zigbuild(target, *extra, capture=False):
     return step(f"build {target}", cmd, cwd=ROOT, env=env)
 
 
+def end_to_end(name, run):
+    """The checks every binary that runs here passes: its version, the
+    shipped examples' tests, and a guard refusing `rm -rf ~` (`run`: the
+    command line that starts the binary)."""
+    step(f"{name}: --version", [*run, "--version"])
+    step(f"{name}: the shipped examples' tests", [*run, "test", "examples/tests"], cwd=ROOT)
+    with tempfile.TemporaryDirectory() as home:
+        config = os.path.join(home, ".config", "hookshot")
+        os.makedirs(config)
+        with open(os.path.join(config, "settings.json"), "w") as f:
+            json.dump({"builtins": {"dangerous_confirmation": {"mode": "deny"}}}, f)
+        env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"))
+        p = subprocess.run([*run, "check", "rm -rf ~"], env=env, cwd=home, capture_output=True, text=True)
+        if p.returncode != 2:
+            sys.exit(f"cross: {name}: `rm -rf ~` was not refused (exit {p.returncode}):\n{p.stdout}{p.stderr}")
+        print(f"cross: {name}: a guard refuses `rm -rf ~`")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--acceptance", action="append", default=[],
@@ -75,6 +95,7 @@ def main():
     if out.returncode != 0:
         sys.exit(f"cross: the arm64 binary does not run under qemu: {out.stderr}")
     print(f"cross: arm64 under qemu: {out.stdout.strip()}")
+    end_to_end("arm64 under qemu", ["qemu-aarch64", binary])
     # The tests of the library crates, run under qemu.
     listing = zigbuild(ARM, "--tests", "--message-format=json", *[a for p in LIBRARIES for a in ("-p", p)],
                        capture=True)
@@ -95,6 +116,12 @@ def main():
     if args.acceptance:
         env["HOOKSHOT_SCENARIOS"] = ":".join(os.path.abspath(a) for a in args.acceptance)
     step("acceptance scenarios on arm64", ["cargo", "test", "--locked", "--test", "scenarios"], cwd=ROOT, env=env)
+    # The static x86_64 musl binary runs here natively: the same checks.
+    zigbuild(MUSL, "--bin", "hookshot")
+    musl = os.path.join(TARGET_DIR, MUSL, "debug", "hookshot")
+    end_to_end("x86_64 musl", [musl])
+    env = dict(os.environ, HOOKSHOT_SCENARIOS_BIN=musl)
+    step("acceptance scenarios on x86_64 musl", ["cargo", "test", "--locked", "--test", "scenarios"], cwd=ROOT, env=env)
     for target in LINKED_ONLY:
         zigbuild(target, "--bin", "hookshot")
         print(f"cross: {target}: built and linked "
