@@ -64,12 +64,17 @@ def zigbuild(target, *extra, capture=False):
     return step(f"build {target}", cmd, cwd=ROOT, env=env)
 
 
-def end_to_end(name, run):
+def end_to_end(name, run, examples=True):
     """The checks every binary that runs here passes: its version, the
     shipped examples' tests, and a guard refusing `rm -rf ~` (`run`: the
-    command line that starts the binary)."""
+    command line that starts the binary). `hookshot test` starts the
+    binary again for each case, which an arm64 binary under qemu-user
+    cannot do without binfmt_misc (not mounted here): `examples=False`
+    leaves that check to the acceptance scenarios, which start it through
+    a wrapper."""
     step(f"{name}: --version", [*run, "--version"])
-    step(f"{name}: the shipped examples' tests", [*run, "test", "examples/tests"], cwd=ROOT)
+    if examples:
+        step(f"{name}: the shipped examples' tests", [*run, "test", "examples/tests"], cwd=ROOT)
     with tempfile.TemporaryDirectory() as home:
         config = os.path.join(home, ".config", "hookshot")
         os.makedirs(config)
@@ -95,7 +100,7 @@ def main():
     if out.returncode != 0:
         sys.exit(f"cross: the arm64 binary does not run under qemu: {out.stderr}")
     print(f"cross: arm64 under qemu: {out.stdout.strip()}")
-    end_to_end("arm64 under qemu", ["qemu-aarch64", binary])
+    end_to_end("arm64 under qemu", ["qemu-aarch64", binary], examples=os.path.exists("/proc/sys/fs/binfmt_misc/qemu-aarch64"))
     # The tests of the library crates, run under qemu.
     listing = zigbuild(ARM, "--tests", "--message-format=json", *[a for p in LIBRARIES for a in ("-p", p)],
                        capture=True)
