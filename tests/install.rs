@@ -932,3 +932,22 @@ fn qwen_code_is_installed_and_answered_as_itself() {
     assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), mine);
 }
+
+/// An agent of the table that install does not register in is named as
+/// such, with what to do instead, not called unknown.
+#[test]
+fn install_says_which_agents_it_does_not_register_in() {
+    let p = Project::new();
+    for agent in ["cursor", "jcli"] {
+        let out = install(&p, &["--agent", agent]);
+        assert_ne!(out.status.code(), Some(0), "{agent}: {:?}", text(&out));
+        let said = text(&out).1;
+        assert!(said.contains("does not register in"), "{agent}: {said}");
+        assert!(
+            said.contains(&format!("hookshot fire --agent {agent} EVENT")),
+            "{agent}: {said}"
+        );
+    }
+    let out = install(&p, &["--agent", "nobody"]);
+    assert!(text(&out).1.contains("unknown agent \"nobody\""), "{:?}", text(&out));
+}

@@ -60,7 +60,10 @@ impl clap::builder::TypedValueParser for AgentName {
             None => {
                 let known: Vec<&str> = self.names().collect();
                 let why = match Agent::parse(&name) {
-                    Some(a) => format!("hookshot reads {a}'s hook files but does not register in them"),
+                    Some(a) => format!(
+                        "`hookshot install` does not register in {}'s files; put `hookshot fire --agent {a} EVENT` in them by hand",
+                        a.display_name()
+                    ),
                     None => format!("unknown agent \"{name}\""),
                 };
                 let msg = format!("{why}; use {}\n", known.join(", "));
