@@ -1,4 +1,5 @@
-"""Drift: each installed agent's own description of its hooks (drift.py)
+"""Drift: each installed agent's own description of its hooks (drift.py;
+Claude Code, Codex, gemini-cli and Qwen Code)
 against what hookshot was checked against (known.json). A release that
 adds an event, an input field or an answer field fails here, naming it;
 review it (does hookshot pass it on, merge it, block on it?), then add it
@@ -28,7 +29,8 @@ def registered(agent):
         env = {"HOME": home, "XDG_CONFIG_HOME": os.path.join(home, ".config"),
                "XDG_DATA_HOME": os.path.join(home, ".local", "share"), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
         subprocess.run([HOOKSHOT, "install", "--agent", agent], env=env, cwd=home, check=True, capture_output=True)
-        path = {"claude": ".claude/settings.json", "gemini": ".gemini/settings.json", "codex": ".codex/hooks.json"}[agent]
+        path = {"claude": ".claude/settings.json", "gemini": ".gemini/settings.json", "codex": ".codex/hooks.json",
+                "qwen": ".qwen/settings.json"}[agent]
         with open(os.path.join(home, path)) as f:
             return sorted(json.load(f)["hooks"])
 
@@ -56,6 +58,14 @@ class Drift(unittest.TestCase):
 
     def test_claude(self):
         self.compare("claude", drift.claude(harness.claude_binary()))
+
+    def test_qwen(self):
+        # Qwen Code's bundle names its events and reads its answers as
+        # gemini-cli's does (its fork), across cli.js and its chunks.
+        root = os.path.join(harness.install(*harness.agent("qwen")), "node_modules", "@qwen-code", "qwen-code")
+        parts = [drift.gemini(root), drift.gemini(os.path.join(root, "chunks"))]
+        self.compare("qwen", {"events": sorted({e for p in parts for e in p["events"]}),
+                              "output": {"*": sorted({f for p in parts for f in p["output"]["*"]})}})
 
     def test_gemini(self):
         bundle = os.path.join(harness.install(*harness.agent("gemini")), "node_modules", "@google", "gemini-cli", "bundle")
