@@ -109,8 +109,8 @@ impl Background {
     }
 
     /// Everything waiting for `session`: held in memory, then spooled by
-    /// detached runs.
-    pub(crate) fn take(&self, session: &str) -> Vec<Delivery> {
+    /// detached runs up to `until`.
+    pub(crate) fn take(&self, session: &str, until: std::time::SystemTime) -> Vec<Delivery> {
         let mut out = self
             .pending
             .lock()
@@ -118,7 +118,7 @@ impl Background {
             .remove(session)
             .unwrap_or_default();
         if let Some(dir) = &self.spool {
-            out.extend(spool::take(dir, session));
+            out.extend(spool::take(dir, session, until));
         }
         out
     }
@@ -212,7 +212,7 @@ pub mod spool {
     }
 
     /// Takes what waits for `session`, removing it.
-    pub fn take(dir: &Path, session: &str) -> Vec<Delivery> {
+    pub fn take(dir: &Path, session: &str, until: std::time::SystemTime) -> Vec<Delivery> {
         // Only a folder of our own is read: not one a symlink leads to.
         if !std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_dir()) {
             return Vec::new();
@@ -227,6 +227,10 @@ pub mod spool {
                 continue;
             };
             if name.starts_with(&prefix) && name.ends_with(".json") {
+                // Spooled after `until`: for the session's next event.
+                if entry.metadata().and_then(|m| m.modified()).is_ok_and(|t| t > until) {
+                    continue;
+                }
                 names.push(name);
             } else if entry
                 .metadata()
@@ -298,6 +302,24 @@ pub mod spool {
             }
         }
 
+        fn now() -> std::time::SystemTime {
+            std::time::SystemTime::now()
+        }
+
+        /// A result spooled after the event was planned (its own
+        /// background hook, handed off after planning, that finished
+        /// first) waits for the session's next event.
+        #[test]
+        fn a_result_spooled_after_planning_waits_for_the_next_event() {
+            let dir = tempfile::tempdir().unwrap();
+            let spool = dir.path().join("background");
+            let planned = now() - std::time::Duration::from_secs(1);
+            put(&spool, "a", &[said("late")]).unwrap();
+            assert!(take(&spool, "a", planned).is_empty());
+            let got: Vec<_> = take(&spool, "a", now()).into_iter().filter_map(|d| d.context).collect();
+            assert_eq!(got, ["late"]);
+        }
+
         #[test]
         fn each_result_is_delivered_once_to_its_own_session() {
             let dir = tempfile::tempdir().unwrap();
@@ -305,11 +327,11 @@ pub mod spool {
             put(&spool, "a", &[said("one")]).unwrap();
             put(&spool, "a", &[said("two")]).unwrap();
             put(&spool, "b", &[said("other")]).unwrap();
-            let got: Vec<_> = take(&spool, "a").into_iter().filter_map(|d| d.context).collect();
+            let got: Vec<_> = take(&spool, "a", now()).into_iter().filter_map(|d| d.context).collect();
             assert_eq!(got.len(), 2, "{got:?}");
             assert!(got.contains(&"one".to_string()) && got.contains(&"two".to_string()));
-            assert!(take(&spool, "a").is_empty());
-            assert_eq!(take(&spool, "b")[0].context.as_deref(), Some("other"));
+            assert!(take(&spool, "a", now()).is_empty());
+            assert_eq!(take(&spool, "b", now())[0].context.as_deref(), Some("other"));
             // Nothing is left behind.
             assert_eq!(std::fs::read_dir(&spool).unwrap().count(), 0);
         }
@@ -319,7 +341,7 @@ pub mod spool {
             let dir = tempfile::tempdir().unwrap();
             let spool = dir.path().to_path_buf();
             std::fs::write(spool.join(format!("{}-1-1.json", key("s"))), "not json").unwrap();
-            let got = take(&spool, "s");
+            let got = take(&spool, "s", now());
             assert_eq!(got.len(), 1);
             assert!(got[0].context.is_none());
             assert!(

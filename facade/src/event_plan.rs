@@ -45,6 +45,11 @@ pub struct EventPlan {
     /// Each running hook's fingerprint, for the hooks' environment (the
     /// hookshot inside them must not run them again).
     pub(crate) prints: Vec<u64>,
+    /// When the event was planned: the results of background runs spooled
+    /// after it (this event's own, handed off after planning) wait for the
+    /// session's next event, so whether an event hears its own background
+    /// hooks never depends on which process was faster.
+    pub(crate) planned_at: std::time::SystemTime,
 }
 
 /// Why a hook that matched does not run.
@@ -166,6 +171,7 @@ impl HookSystem {
             budget: None,
             nesting_limit: None,
             prints: Vec::new(),
+            planned_at: std::time::SystemTime::now(),
         };
         if planned.hooks.is_empty() {
             return plan;

@@ -289,14 +289,14 @@ impl HookSystem {
     ) -> Outcome {
         // What background hooks of this session said since its last event
         // that could carry it: the model hears it now.
-        let delivered = if self.load.has_background && event.context_reaches_model() {
-            self.services.background.take(&self.session_of(input))
-        } else {
-            Vec::new()
-        };
         let plan = match planned {
             Some(plan) => plan,
             None => self.event_plan_in(cx, event, input, keep),
+        };
+        let delivered = if self.load.has_background && event.context_reaches_model() {
+            self.services.background.take(&self.session_of(input), plan.planned_at)
+        } else {
+            Vec::new()
         };
         let mut outcome = self.run_plan(cx, event, input, plan).await;
         for d in delivered {
