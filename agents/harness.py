@@ -399,22 +399,31 @@ def gemini_binary():
     return exe
 
 
-def run_gemini(place, turns, prompt="do the task", timeout=120):
-    """One headless gemini-cli session in `place`, its model (the Gemini API
-    at `GOOGLE_GEMINI_BASE_URL`) playing `turns`."""
-    exe = gemini_binary()
+def headless(place, turns, kind, command, timeout):
+    """One headless session in `place`: a mock model of `kind` plays
+    `turns`; `command(url)` gives the agent's argv and its variables
+    besides the place's."""
     script = mock_models.Script(turns)
-    server, url = mock_models.serve(script, "gemini")
-    env = place.env()
-    env.update({"GEMINI_API_KEY": "fake", "GOOGLE_GEMINI_BASE_URL": url, "GEMINI_CLI_TRUST_WORKSPACE": "true"})
+    server, url = mock_models.serve(script, kind)
+    argv, extra = command(url)
+    env = dict(place.env(), **extra)
     start = time.time()
     try:
-        proc = subprocess.run([exe, "-p", prompt, "--yolo", "-o", "json"], cwd=place.project, env=env,
-                              capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        proc = subprocess.run(argv, cwd=place.project, env=env, capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL)
     finally:
         server.shutdown()
         server.server_close()
     return Run(proc, script, time.time() - start)
+
+
+def run_gemini(place, turns, prompt="do the task", timeout=120):
+    """One headless gemini-cli session in `place`, its model (the Gemini API
+    at `GOOGLE_GEMINI_BASE_URL`) playing `turns`."""
+    exe = gemini_binary()
+    return headless(place, turns, "gemini", lambda url: (
+        [exe, "-p", prompt, "--yolo", "-o", "json"],
+        {"GEMINI_API_KEY": "fake", "GOOGLE_GEMINI_BASE_URL": url, "GEMINI_CLI_TRUST_WORKSPACE": "true"}), timeout)
 
 
 def run_copilot(place, turns, prompt="do the task", timeout=120):
@@ -423,37 +432,18 @@ def run_copilot(place, turns, prompt="do the task", timeout=120):
     tool allowed and the project folder trusted. The code it unpacks on its
     first run is kept in the cache, beside the package."""
     exe = copilot_binary()
-    script = mock_models.Script(turns)
-    server, url = mock_models.serve(script, "openai")
-    env = place.env()
-    env.update({"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": f"{url}/v1",
-                "COPILOT_PROVIDER_API_KEY": "k", "COPILOT_MODEL": "gpt-mock", "COPILOT_PROVIDER_WIRE_API": "responses",
-                "COPILOT_PKG_CACHE_HOME": os.path.join(CACHE, "copilot-pkg")})
-    start = time.time()
-    try:
-        proc = subprocess.run([exe, "-p", prompt, "--allow-all-tools", "--trust-folder"], cwd=place.project, env=env,
-                              capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
-    finally:
-        server.shutdown()
-        server.server_close()
-    return Run(proc, script, time.time() - start)
+    return headless(place, turns, "openai", lambda url: (
+        [exe, "-p", prompt, "--allow-all-tools", "--trust-folder"],
+        {"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": f"{url}/v1", "COPILOT_PROVIDER_API_KEY": "k",
+         "COPILOT_MODEL": "gpt-mock", "COPILOT_PROVIDER_WIRE_API": "responses",
+         "COPILOT_PKG_CACHE_HOME": os.path.join(CACHE, "copilot-pkg")}), timeout)
 
 
 def run_qwen(place, turns, prompt="do the task", timeout=120):
     """One headless Qwen Code session in `place`, its model (on the
     Responses API) playing `turns`, every tool call accepted (`--yolo`)."""
     cli = os.path.join(install(*agent("qwen")), "node_modules", "@qwen-code", "qwen-code", "cli.js")
-    script = mock_models.Script(turns)
-    server, url = mock_models.serve(script, "openai")
-    env = place.env()
-    env.update({"OPENAI_API_KEY": "k", "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"})
-    start = time.time()
-    try:
-        proc = subprocess.run(
-            ["node", cli, "--auth-type", "openai-responses", "--openai-base-url", f"{url}/v1", "--openai-api-key", "k",
-             "-m", "gpt-mock", "--yolo", prompt],
-            cwd=place.project, env=env, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
-    finally:
-        server.shutdown()
-        server.server_close()
-    return Run(proc, script, time.time() - start)
+    return headless(place, turns, "openai", lambda url: (
+        ["node", cli, "--auth-type", "openai-responses", "--openai-base-url", f"{url}/v1", "--openai-api-key", "k",
+         "-m", "gpt-mock", "--yolo", prompt],
+        {"OPENAI_API_KEY": "k", "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"}), timeout)
