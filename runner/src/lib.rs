@@ -328,12 +328,12 @@ fn gemini_variables<'a>(command: &'a str, env: &RunEnv) -> std::borrow::Cow<'a, 
     out.into()
 }
 
-/// The shell prefix the agent this hook runs as would wrap its command
-/// line in (Claude Code's `CLAUDE_CODE_SHELL_PREFIX`: a shell-form hook,
+/// The shell prefix `agent` (the one a hook runs as) would wrap its
+/// command line in (Claude Code's `CLAUDE_CODE_SHELL_PREFIX`: a shell-form hook,
 /// not `args`, not PowerShell; Codex, calling hookshot, knows no such
 /// variable), when set and not empty.
-fn shell_prefix(hook: &HookDef, env: &RunEnv) -> Option<String> {
-    let var = hook.runs_as(env.caller).shell_prefix_var()?;
+fn shell_prefix(agent: hookshot_core::Agent, env: &RunEnv) -> Option<String> {
+    let var = agent.shell_prefix_var()?;
     env.var(var).filter(|p| !p.is_empty())
 }
 
@@ -1031,7 +1031,7 @@ impl Runner {
                 gemini_line = gemini_variables(command, env);
                 Program::Line(&gemini_line)
             }
-            HookAction::Command { command } => match shell_prefix(hook, env) {
+            HookAction::Command { command } => match shell_prefix(hook.runs_as(env.caller), env) {
                 Some(prefix) => {
                     prefixed = with_shell_prefix(&prefix, command);
                     Program::Line(&prefixed)

@@ -152,9 +152,9 @@ impl Runner {
             .await;
         // Where the hook's agent denies a tool whose hook failed (Copilot
         // CLI before a tool), so does hookshot: never less strict.
-        let agent = hook.runs_as(env.caller);
         if let Some(f) = &record.failure
             && !record.output.decision.is_block()
+            && let agent = hook.runs_as(env.caller)
             && agent.denies_on_failure(event, f.kind)
         {
             record.output.decision = hookshot_core::Decision::Block;
