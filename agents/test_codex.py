@@ -204,6 +204,28 @@ class Codex(Scenario):
             self.assertEqual(seen[True][key], native, key)
 
 
+    def test_model_request_hooks_run_with_codexs_input_and_block_nothing(self):
+        """Codex 0.171's PreModelRequest and PostModelRequest: each model
+        request's ids (no messages), and no answer applied, an exit 2
+        included. Under hookshot: the same input, and the session goes on."""
+        def dump(name):
+            return ("python3 -c 'import json,sys; print(sorted(json.load(sys.stdin)))' "
+                    f">> \"$HOME/{name}\"; echo 'no model today' >&2; exit 2")
+
+        seen = {}
+        for under in (False, True):
+            place = self.place(hooks(hook(dump("pre"), matcher=None, event="PreModelRequest"),
+                                     hook(dump("post"), matcher=None, event="PostModelRequest")), under)
+            run = harness.run_codex(place, [WRITE, DONE])
+            self.assertEqual(run.rc, 0, run.stderr[-2000:])
+            self.assertTrue(place.exists("project/out.txt"), run.stdout[-2000:])
+            self.assertEqual(len(run.script.main_requests()), 2)
+            seen[under] = {k: place.read(f"home/{k}").splitlines() for k in ("pre", "post")}
+            self.assertEqual(len(seen[under]["pre"]), 2, seen[under])
+            self.assertIn("'request_id'", seen[under]["pre"][0])
+            self.assertIn("'token_usage'", seen[under]["post"][0])
+        self.assertEqual(seen[True], seen[False])
+
 
 class UnderHookshotOnly(Scenario):
     """What only hookshot does, with the native behaviour it replaces."""

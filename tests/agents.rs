@@ -73,6 +73,7 @@ scenarios! {
     Codex::test_a_block_by_json,
     Codex::test_a_hook_that_crashes_or_times_out_does_not_block,
     Codex::test_a_hook_gets_what_codex_gives_it,
+    Codex::test_model_request_hooks_run_with_codexs_input_and_block_nothing,
     Codex::test_uninstall_gives_back_the_file_and_the_behaviour,
     Codex::test_context_before_and_after_a_tool,
     Codex::test_context_at_session_start_and_on_the_prompt,

@@ -598,7 +598,7 @@ fn doctor_reports_every_codex_entry_codex_has_not_approved() {
     assert!(
         text(&out)
             .0
-            .contains("does not run 11 of hookshot's 11 hooks until you approve them"),
+            .contains("does not run 14 of hookshot's 14 hooks until you approve them"),
         "{:?}",
         text(&out)
     );

@@ -465,10 +465,13 @@ fn codex_install_fire_uninstall_end_to_end() {
     assert_eq!(
         events,
         [
+            "Interrupt",
             "PermissionRequest",
             "PostCompact",
+            "PostModelRequest",
             "PostToolUse",
             "PreCompact",
+            "PreModelRequest",
             "PreToolUse",
             "SessionEnd",
             "SessionStart",

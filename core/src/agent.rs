@@ -128,10 +128,19 @@ impl Agent {
     }
 
     /// The events it runs hooks for that hookshot fires, in its own words.
-    /// Codex 0.169 has 14 (Claude Code's names); `PreModelRequest`,
-    /// `PostModelRequest` and `Interrupt` are not among hookshot's events.
+    /// Codex 0.171 has 14 (Claude Code's names, and three of its own that
+    /// Claude Code does not have: `PreModelRequest`, `PostModelRequest`,
+    /// `Interrupt`).
     pub fn events(self) -> Vec<EventKind> {
-        const CODEX: [EventKind; 11] = [
+        const CODEX_OWN: [EventKind; 3] = [
+            EventKind::PreModelRequest,
+            EventKind::PostModelRequest,
+            EventKind::Interrupt,
+        ];
+        const CODEX: [EventKind; 14] = [
+            EventKind::PreModelRequest,
+            EventKind::PostModelRequest,
+            EventKind::Interrupt,
             EventKind::BeforeTool,
             EventKind::PermissionRequest,
             EventKind::AfterTool,
@@ -184,7 +193,7 @@ impl Agent {
             Agent::Claude | Agent::Gemini | Agent::Jcli | Agent::Picoclaw | Agent::Cursor => EventKind::ALL
                 .iter()
                 .copied()
-                .filter(|e| e.name_in(self.dialect()).is_some())
+                .filter(|e| e.name_in(self.dialect()).is_some() && !CODEX_OWN.contains(e))
                 .collect(),
         }
     }
@@ -1198,7 +1207,8 @@ mod tests {
         assert_eq!(Agent::Codex.own_tool_name("Bash"), "Bash");
         assert_eq!(Agent::Jcli.shell().unwrap(), ["sh", "-c"]);
         let names = |a: Agent| -> Vec<&str> { a.events().into_iter().filter_map(|e| e.name_in(a.dialect())).collect() };
-        assert_eq!(names(Agent::Codex).len(), 11);
+        assert_eq!(names(Agent::Codex).len(), 14);
+        assert!(names(Agent::Codex).contains(&"Interrupt") && !names(Agent::Claude).contains(&"Interrupt"));
         assert!(names(Agent::Codex).contains(&"PostCompact") && !names(Agent::Codex).contains(&"Notification"));
         assert!(names(Agent::Claude).contains(&"WorktreeCreate"));
         assert!(names(Agent::Gemini).contains(&"BeforeToolSelection"));

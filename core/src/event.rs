@@ -176,6 +176,14 @@ events! {
     PreModelSwitch => [None, Some("PreModelSwitch"), None, None, None],
     /// After the session's model changed.
     PostModelSwitch => [None, Some("PostModelSwitch"), None, None, None],
+    /// Before a request goes to the model (Codex's; it passes the request's
+    /// ids, not its messages, and applies no answer: an observation).
+    PreModelRequest => [None, Some("PreModelRequest"), None, None, None],
+    /// After the model answered a request (Codex's; status and token
+    /// usage, no answer applied).
+    PostModelRequest => [None, Some("PostModelRequest"), None, None, None],
+    /// The user interrupted the turn (Codex's; no answer applied).
+    Interrupt => [None, Some("Interrupt"), None, None, None],
     /// An MCP server asks the user for input.
     Elicitation => [None, Some("Elicitation"), None, None, None],
     /// The user answered an MCP elicitation.
@@ -271,6 +279,9 @@ impl EventKind {
                 | FileChanged
                 | PostModelSwitch
                 | SubagentStart
+                | PreModelRequest
+                | PostModelRequest
+                | Interrupt
         )
     }
 
