@@ -426,6 +426,28 @@ mod tests {
         }
     }
 
+    /// Measured against a maintained catalogue: a secret in the format of
+    /// each of gitleaks' default rules is found.
+    #[test]
+    fn every_format_of_the_gitleaks_catalogue_is_found() {
+        let s = SecurityScan::new(Mode::Redact);
+        let mut missed = Vec::new();
+        let mut n = 0;
+        for line in include_str!("gitleaks-catalogue.txt").lines() {
+            if line.trim().is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let (id, text) = line.split_once(' ').expect("id and text");
+            let (out, kinds) = s.redact(&text.replace('⏎', "\n"));
+            n += 1;
+            if kinds.is_empty() || out.contains(text) {
+                missed.push(id);
+            }
+        }
+        assert!(n > 190, "{n} rows");
+        assert!(missed.is_empty(), "not found: {missed:?}");
+    }
+
     #[test]
     fn every_rule_finds_its_secret_and_leaves_its_near_miss() {
         let s = SecurityScan::new(Mode::Redact);

@@ -30,6 +30,9 @@ pub struct Rule {
     /// A value that reads as code (`settings.password`, `get_pw()`,
     /// `None`) names a secret rather than holds one.
     not_code: bool,
+    /// Group 1 is the name the value is given to; a name that says what
+    /// the value is not (`_URL`, `_ID`, `_VERSION`) holds no secret.
+    named: bool,
     compiled: OnceLock<Regex>,
 }
 
@@ -42,6 +45,7 @@ const fn rule(id: &'static str, pattern: &'static str, keywords: &'static [&'sta
         fold: false,
         digit: false,
         not_code: false,
+        named: false,
         compiled: OnceLock::new(),
     }
 }
@@ -64,6 +68,11 @@ impl Rule {
 
     const fn not_code(mut self) -> Rule {
         self.not_code = true;
+        self
+    }
+
+    const fn named(mut self) -> Rule {
+        self.named = true;
         self
     }
 
@@ -192,6 +201,43 @@ pub fn rules() -> &'static [Rule] {
             rule("twilio_key", r"\b(SK[0-9a-fA-F]{32})\b", &["sk"]).entropy(3.0).digit(),
             rule("square_token", r"\b(EAAA[A-Za-z0-9_\-]{60})\b", &["eaaa"]).entropy(3.5),
             rule("render_key", r"\b(rnd_[A-Za-z0-9]{32})\b", &["rnd_"]),
+            // The rest of gitleaks' default catalogue with a prefix of its
+            // own (measured against it: docs/BUILTINS.md).
+            rule("onepassword_key", r"(A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5})(?:[^A-Z0-9]|$)", &["a3-"]).entropy(3.8),
+            rule("onepassword_key", r"(ops_eyJ[A-Za-z0-9+/]{250,}={0,3})", &["ops_eyj"]).entropy(4.0),
+            rule("adobe_client_secret", r"(?:^|[^A-Za-z0-9])(p8e-[A-Za-z0-9]{32})(?:[^A-Za-z0-9]|$)", &["p8e-"]).entropy(2.0).digit(),
+            rule("artifactory_token", r"(?:^|[^A-Za-z0-9])((?:AKCp[A-Za-z0-9]{69})|(?:cmVmd[A-Za-z0-9]{59}))(?:[^A-Za-z0-9]|$)", &["akcp", "cmvmd"]).entropy(4.5),
+            rule("authress_key", r"((?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_\-][A-Za-z0-9\-]{10,32}\.[A-Za-z0-9+/_=\-]{30,120})", &[".acc_", ".acc-"]).entropy(2.0),
+            rule("clickhouse_key", r"(?:^|[^A-Za-z0-9])(4b1d[A-Za-z0-9]{38})(?:[^A-Za-z0-9]|$)", &["4b1d"]).entropy(3.0),
+            rule("clojars_token", r"(?i)(CLOJARS_[a-z0-9]{60})", &["clojars_"]).entropy(2.0),
+            rule("cloudflare_origin_ca_key", r"(v1\.0-[a-f0-9]{24}-[a-f0-9]{146})", &["v1.0-"]),
+            rule("defined_networking_token", r"(?i)(dnkey-[a-z0-9=_\-]{26}-[a-z0-9=_\-]{52})", &["dnkey-"]),
+            rule("duffel_token", r"(duffel_(?:test|live)_[A-Za-z0-9_\-=]{43})", &["duffel_"]).entropy(2.0),
+            rule("dynatrace_token", r"(dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64})", &["dt0c01."]).entropy(4.0),
+            rule("easypost_key", r"(?:^|[^A-Za-z0-9])(EZ[AT]K[A-Za-z0-9]{54})(?:[^A-Za-z0-9]|$)", &["ezak", "eztk"]).entropy(2.0),
+            rule("facebook_token", r"(?:^|[^A-Za-z0-9])(EAA[MC][A-Za-z0-9]{100,})", &["eaam", "eaac"]).entropy(4.0),
+            rule("flutterwave_key", r"(FLWSECK(?:_TEST)?-(?:[a-h0-9]{32}-X|[a-h0-9]{12}))", &["flwseck"]).entropy(2.0),
+            rule("frameio_token", r"(fio-u-[A-Za-z0-9_\-=]{64})", &["fio-u-"]),
+            rule("grafana_token", r"(?:^|[^A-Za-z0-9])(eyJrIjoi[A-Za-z0-9]{70,400}={0,3})", &["eyjrijoi"]).entropy(3.0),
+            rule("harness_token", r"((?:pat|sat)\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20})", &["pat.", "sat."]),
+            rule("heroku_key", r"(HRKU-AA[0-9A-Za-z_\-]{58})", &["hrku-aa"]).entropy(4.0),
+            rule("huggingface_token", r"(?:^|[^A-Za-z0-9])(api_org_[A-Za-z]{34})(?:[^A-Za-z0-9]|$)", &["api_org_"]).entropy(2.0),
+            rule("infracost_token", r"(?:^|[^A-Za-z0-9])(ico-[A-Za-z0-9]{32})(?:[^A-Za-z0-9]|$)", &["ico-"]).entropy(3.0),
+            rule("intra42_secret", r"(s-s4t2(?:ud|af)-[A-Fa-f0-9]{64})", &["s-s4t2"]),
+            rule("maxmind_key", r"(?:^|[^A-Za-z0-9])([A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)(?:[^A-Za-z0-9]|$)", &["_mmk"]).entropy(4.0),
+            rule("teams_webhook", r"(https://[a-z0-9]+\.webhook\.office\.com/webhookb2/[a-z0-9\-]{36}@[a-z0-9\-]{36}/IncomingWebhook/[a-z0-9]{32}/[a-z0-9\-]{36})", &["webhook.office.com"]),
+            rule("newrelic_key", r"((?:NRJS-[a-f0-9]{19})|(?:NRII-[A-Za-z0-9\-]{32}))", &["nrjs-", "nrii-"]),
+            rule("octopus_key", r"(?:^|[^A-Za-z0-9])(API-[A-Z0-9]{26})(?:[^A-Za-z0-9]|$)", &["api-"]).entropy(3.0).digit(),
+            rule("openshift_token", r"(sha256~[A-Za-z0-9_\-]{43})(?:[^A-Za-z0-9_\-]|$)", &["sha256~"]).entropy(3.5),
+            rule("prefect_token", r"(?:^|[^A-Za-z0-9])(pnu_[A-Za-z0-9]{36})(?:[^A-Za-z0-9]|$)", &["pnu_"]).entropy(2.0),
+            rule("readme_token", r"(?:^|[^A-Za-z0-9])(rdme_[a-z0-9]{70})(?:[^a-z0-9]|$)", &["rdme_"]).entropy(2.0),
+            rule("scalingo_token", r"(?:^|[^A-Za-z0-9])(tk-us-[A-Za-z0-9_\-]{48})(?:[^A-Za-z0-9_\-]|$)", &["tk-us-"]).entropy(2.0),
+            rule("sendinblue_key", r"(xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16})", &["xkeysib-"]),
+            rule("settlemint_token", r"(?:^|[^A-Za-z0-9])(sm_(?:aat|pat|sat)_[A-Za-z0-9]{16})(?:[^A-Za-z0-9]|$)", &["sm_aat_", "sm_pat_", "sm_sat_"]).entropy(3.0),
+            rule("sourcegraph_token", r"(?:^|[^A-Za-z0-9])(sgp_(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40})(?:[^A-Za-z0-9]|$)", &["sgp_"]).entropy(3.0),
+            rule("yandex_key", r"(?:^|[^A-Za-z0-9])(AQVN[A-Za-z0-9_\-]{35,38})(?:[^A-Za-z0-9_\-]|$)", &["aqvn"]).entropy(3.5),
+            rule("sidekiq_secret", r#"(?i)BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM["']?\s*[:=]\s*["']?([a-f0-9]{8}:[a-f0-9]{8})"#, &["contribsys__com"]),
+            rule("telegram_bot_token", r"(?:^|[^0-9])(\d{5,16}:A[0-9A-Za-z_\-]{34})(?:[^0-9A-Za-z_\-]|$)", &[":a"]).entropy(3.0),
             // A session cookie a server sets.
             rule(
                 "session_cookie",
@@ -280,6 +326,12 @@ pub fn rules() -> &'static [Rule] {
                 &["pass", "pwd"],
             )
             .not_code(),
+            // NuGet.Config: `<add key="ClearTextPassword" value="..." />`.
+            rule(
+                "password_assignment",
+                r#"(?i)<add\s+key=["'](?:ClearText)?Password["']\s+value=["']([^"'\n]{1,200})["']"#,
+                &["<add key="],
+            ),
             // `api_key: Zk3mZ8pL`: a key too short for the generic rule's
             // entropy floor, but with a digit and few repeats.
             rule(
@@ -315,8 +367,36 @@ pub fn rules() -> &'static [Rule] {
                 fold: false,
                 digit: false,
                 not_code: true,
+                named: false,
                 compiled: OnceLock::new(),
             },
+            // Last, so a name that says key or secret is found as that:
+            // a vendor's name given a random value (`DATADOG=...`,
+            // `twitter_consumer: ...`): gitleaks' rules for services
+            // whose keys have no prefix of their own. The vendor's word
+            // is a part of the name of its own (`LOBBY` is not Lob's), the
+            // value does not start as a path; a name that says the value is an
+            // address, an id or a version (`named`) holds no secret.
+            rule(
+                "vendor_credential",
+                concat!(
+                    r#"(?i)(?:^|[^A-Za-z0-9_.\-])((?:[a-z0-9]+[_.\-])*(?:adafruit|adobe|airtable|algolia|alibaba|asana|beamer|bitbucket|bittrex|meraki|cloudflare|codecov|cohere|coinbase|confluent|contentful|datadog|discord|droneci|dropbox|etsy|facebook|fastly|finicity|finnhub|flickr|freshbooks|gitter|gocardless|heroku|hubspot|intercom|jfrog|artifactory|bintray|kraken|kucoin|launchdarkly|linear|linkedin|lob|mailchimp|mailgun|mapbox|mattermost|messagebird|netlify|new[_.\-]?relic|nytimes|okta|plaid|private[_.\-]?ai|rapidapi|sendbird|sentry|snyk|sonar|squarespace|sumo(?:logic)?|telegram|travis|twitch|twitter|yandex|zendesk)"#,
+                    r#"(?:[_.\-][a-z0-9_.\-]{0,30})?)["']?\s*(?::=|=>|=|:)\s*["'`]?([A-Za-z0-9_=\-+|~%][A-Za-z0-9_=\-./+|~%]{14,149})(?:["'`\s,;]|$)"#
+                ),
+                &[
+                    "adafruit", "adobe", "airtable", "algolia", "alibaba", "asana", "beamer", "bitbucket", "bittrex", "meraki",
+                    "cloudflare", "codecov", "cohere", "coinbase", "confluent", "contentful", "datadog", "discord", "droneci",
+                    "dropbox", "etsy", "facebook", "fastly", "finicity", "finnhub", "flickr", "freshbooks", "gitter",
+                    "gocardless", "heroku", "hubspot", "intercom", "jfrog", "artifactory", "bintray", "kraken", "kucoin",
+                    "launchdarkly", "linear", "linkedin", "lob", "mailchimp", "mailgun", "mapbox", "mattermost", "messagebird", "netlify",
+                    "relic", "nytimes", "okta", "plaid", "private", "rapidapi", "sendbird", "sentry", "snyk", "sonar",
+                    "squarespace", "sumo", "telegram", "travis", "twitch", "twitter", "yandex", "zendesk",
+                ],
+            )
+            .entropy(3.0)
+            .digit()
+            .not_code()
+            .named(),
         ]
     })
 }
@@ -367,6 +447,45 @@ fn code_like(v: &str) -> bool {
     };
     let v = v.trim();
     v.split('.').all(ident) && (v.contains('.') || v.chars().all(|c| c.is_ascii_alphabetic() || c == '_'))
+}
+
+/// A name that says its value is not a credential: an address, an id, a
+/// version, a place (`SENTRY_RELEASE`, `DISCORD_CLIENT_ID`,
+/// `TWITTER_URL`). Its parts are compared, so `API_KEY_ID` is an id and
+/// `IDENTITY_TOKEN` is not.
+fn names_no_secret(name: &str) -> bool {
+    const NOT_SECRETS: &[&str] = &[
+        "url",
+        "uri",
+        "host",
+        "hostname",
+        "domain",
+        "site",
+        "region",
+        "endpoint",
+        "version",
+        "release",
+        "sha",
+        "commit",
+        "path",
+        "dir",
+        "file",
+        "user",
+        "username",
+        "email",
+        "channel",
+        "id",
+        "env",
+        "environment",
+        "name",
+        "org",
+        "project",
+        "team",
+        "handle",
+        "dsn",
+    ];
+    name.split(['_', '.', '-'])
+        .any(|part| NOT_SECRETS.iter().any(|w| part.eq_ignore_ascii_case(w)))
 }
 
 /// A secret found in a text: its byte range and the rule that found it.
@@ -453,6 +572,7 @@ pub fn scan(text: &str) -> Vec<Found> {
                     continue;
                 }
                 if placeholder(value)
+                    || (rule.named && caps.get(1).is_some_and(|n| names_no_secret(n.as_str())))
                     || (rule.entropy > 0.0 && entropy(value) < rule.entropy)
                     || (rule.digit && !value.chars().any(|c| c.is_ascii_digit()))
                     || (rule.not_code && code_like(value))
