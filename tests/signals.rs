@@ -124,3 +124,52 @@ fn under_codexs_hard_session_end_limit_hookshot_ends_its_hooks_before_codex_kill
     assert!(finished, "hookshot was still running at Codex's 3 s limit");
     assert!(!alive, "a hook's process outlived hookshot");
 }
+
+/// A SIGTERM while a built-in checks a long command ends `fire` at once
+/// (exit 143, no answer): before, the check held the only thread and the
+/// signal was heard only once it had answered.
+#[test]
+fn a_signal_during_a_long_built_in_check_ends_fire_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("s.json"),
+        json!({"builtins": {"dangerous_confirmation": {"mode": "deny"}}}).to_string(),
+    )
+    .unwrap();
+    // Just under the 256 KiB a command may have: the longest check there is.
+    let command = format!("{}ls", "cd a; ".repeat(43_000));
+    let input = json!({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": command}, "cwd": dir.path()});
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hookshot"))
+        .args([
+            "fire",
+            "--agent",
+            "claude",
+            "PreToolUse",
+            "--settings",
+            "s.json",
+            "--workdir",
+            ".",
+        ])
+        .current_dir(dir.path())
+        .env("HOME", dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    common::write_stdin(&mut child, input.to_string().as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_millis(30));
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGTERM).unwrap();
+    let out = child.wait_with_output().unwrap();
+    // 143 once its handler is in place; ended by the signal itself if it
+    // came while the input was still being read (nothing runs then).
+    use std::os::unix::process::ExitStatusExt as _;
+    assert!(
+        out.status.code() == Some(143) || out.status.signal() == Some(15),
+        "{:?}: {:?}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(out.stdout.is_empty(), "{:?}", String::from_utf8_lossy(&out.stdout));
+}

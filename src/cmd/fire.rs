@@ -138,6 +138,14 @@ pub(crate) fn load(args: FireArgs) -> Result<Fire, Fail> {
         return Ok(Fire::Done(0));
     }
     let hooks = hooks_for(&args.sources, caller)?;
+    // A large input can keep a built-in busy for a while (checks are
+    // linear: a 256 KiB command is about a tenth of a second); on its own
+    // thread, the runtime still hears a SIGTERM meanwhile and `fire` ends
+    // at once, as the agent that sent it expects. Small inputs, the usual,
+    // do not pay the thread.
+    if text_bytes(&input, LARGE_INPUT) >= LARGE_INPUT {
+        hooks.call_in_process_hooks_apart();
+    }
     let planned = hooks.plan_call(hookshot::Call::new(event, input).from_agent(caller.host));
     Ok(Fire::Loaded(Box::new(Loaded {
         args,
@@ -146,6 +154,27 @@ pub(crate) fn load(args: FireArgs) -> Result<Fire, Fail> {
         planned,
         hooks,
     })))
+}
+
+/// From this many bytes of text an event's input is checked apart.
+const LARGE_INPUT: usize = 64 * 1024;
+
+/// The bytes of text in `input`'s strings, counted up to `limit`.
+fn text_bytes(input: &Map<String, Value>, limit: usize) -> usize {
+    fn walk(v: &Value, n: &mut usize, limit: usize) {
+        if *n >= limit {
+            return;
+        }
+        match v {
+            Value::String(s) => *n += s.len(),
+            Value::Array(a) => a.iter().for_each(|v| walk(v, n, limit)),
+            Value::Object(o) => o.values().for_each(|v| walk(v, n, limit)),
+            _ => {}
+        }
+    }
+    let mut n = 0;
+    input.values().for_each(|v| walk(v, &mut n, limit));
+    n
 }
 
 impl Fire {
