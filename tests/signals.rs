@@ -136,7 +136,8 @@ fn a_signal_during_a_long_built_in_check_ends_fire_at_once() {
         json!({"builtins": {"dangerous_confirmation": {"mode": "deny"}}}).to_string(),
     )
     .unwrap();
-    // Just under the 256 KiB a command may have: the longest check there is.
+    // A quarter of the 1 MiB a command may have: a check of a tenth of a
+    // second or more.
     let command = format!("{}ls", "cd a; ".repeat(43_000));
     let input = json!({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
         "tool_input": {"command": command}, "cwd": dir.path()});

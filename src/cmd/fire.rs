@@ -139,7 +139,7 @@ pub(crate) fn load(args: FireArgs) -> Result<Fire, Fail> {
     }
     let hooks = hooks_for(&args.sources, caller)?;
     // A large input can keep a built-in busy for a while (checks are
-    // linear: a 256 KiB command is about a tenth of a second); on its own
+    // linear: a 1 MiB command is about a second); on its own
     // thread, the runtime still hears a SIGTERM meanwhile and `fire` ends
     // at once, as the agent that sent it expects. Small inputs, the usual,
     // do not pay the thread.

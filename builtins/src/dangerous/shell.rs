@@ -30,7 +30,7 @@ const MAX_DEPTH: usize = 12;
 const MAX_NESTING: usize = 100;
 
 /// The longest command checked (bytes).
-const MAX_SCRIPT: usize = 256 * 1024;
+const MAX_SCRIPT: usize = 1024 * 1024;
 
 /// An upper bound of how deeply `text` nests: brackets and compound
 /// keywords, quotes ignored (a bracket in a string can only make the

@@ -217,7 +217,7 @@ fn deep_or_huge_commands_ask_instead_of_crashing() {
         let why = f.hook.check_command(&cmd, None);
         assert!(why.as_deref().is_some_and(|w| w.contains("rm -r")), "{open}: {why:?}");
     }
-    let huge = format!("echo {}", "x".repeat(300 * 1024));
+    let huge = format!("echo {}", "x".repeat(1100 * 1024));
     assert!(f.hook.check_command(&huge, None).unwrap().contains("longer than"));
 }
 
