@@ -256,7 +256,7 @@ class UnderHookshotOnly(Scenario):
         codex = {"HOOKSHOT_CODEX": harness.codex_binary()}
         doctor = place.hookshot(HOOKSHOT, "doctor", check=False, env=codex)
         self.assertEqual(doctor.returncode, 1, doctor.stdout)
-        self.assertIn("does not run 11 of hookshot's 11 hooks until you approve them", doctor.stdout)
+        self.assertIn("does not run 14 of hookshot's 14 hooks until you approve them", doctor.stdout)
         self.assertIn("PreToolUse", doctor.stdout)
         push = {"tool": "exec_command", "input": {"cmd": "git push --force origin main 2>&1; echo pushed"}}
         run = harness.run_codex(place, [push, DONE], bypass_hook_trust=False)
@@ -267,7 +267,7 @@ class UnderHookshotOnly(Scenario):
         self.assertIn("dangerous_confirmation", run.shown_to_model())
         doctor = place.hookshot(HOOKSHOT, "doctor", check=False, env=codex)
         self.assertEqual(doctor.returncode, 0, doctor.stdout)
-        self.assertIn("all 11 of hookshot's hooks approved in Codex", doctor.stdout)
+        self.assertIn("all 14 of hookshot's hooks approved in Codex", doctor.stdout)
         # Without a Codex to ask, its config file still tells approved from not.
         doctor = place.hookshot(HOOKSHOT, "doctor", check=False, env={"HOOKSHOT_CODEX": "/nonexistent"})
         self.assertEqual(doctor.returncode, 0, doctor.stdout)

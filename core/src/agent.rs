@@ -138,9 +138,6 @@ impl Agent {
             EventKind::Interrupt,
         ];
         const CODEX: [EventKind; 14] = [
-            EventKind::PreModelRequest,
-            EventKind::PostModelRequest,
-            EventKind::Interrupt,
             EventKind::BeforeTool,
             EventKind::PermissionRequest,
             EventKind::AfterTool,
@@ -152,6 +149,9 @@ impl Agent {
             EventKind::SubagentStart,
             EventKind::SubagentStop,
             EventKind::AfterAgent,
+            EventKind::PreModelRequest,
+            EventKind::PostModelRequest,
+            EventKind::Interrupt,
         ];
         match self {
             Agent::Codex => CODEX.to_vec(),
@@ -550,11 +550,12 @@ impl Agent {
 
     /// How long the agent lets a hook of `event` run whatever its entry
     /// asks: Codex ends a SessionEnd hook after 3 s, by killing the process
-    /// it started (SIGKILL, which nothing can catch). hookshot in that
-    /// place must have ended its own hooks before then.
+    /// it started (SIGKILL, which nothing can catch), and clamps an
+    /// Interrupt hook's timeout to 3 s (warning the user of a longer one).
+    /// hookshot in that place must have ended its own hooks before then.
     pub fn hard_limit(self, event: EventKind) -> Option<std::time::Duration> {
         match (self, event) {
-            (Agent::Codex, EventKind::SessionEnd) => Some(std::time::Duration::from_secs(3)),
+            (Agent::Codex, EventKind::SessionEnd | EventKind::Interrupt) => Some(std::time::Duration::from_secs(3)),
             _ => None,
         }
     }
