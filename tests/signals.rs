@@ -19,6 +19,24 @@ fn gone(pid: Pid) -> bool {
             .unwrap_or(true)
 }
 
+/// `hookshot fire --agent AGENT EVENT` with `dir/s.json`, run in `dir`.
+fn fire_as(dir: &std::path::Path, agent: &str, event: &str) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_hookshot"));
+    c.args([
+        "fire",
+        "--agent",
+        agent,
+        event,
+        "--settings",
+        "s.json",
+        "--workdir",
+        ".",
+    ])
+    .current_dir(dir)
+    .env("HOME", dir);
+    c
+}
+
 #[test]
 fn a_signal_to_hookshot_ends_the_hooks_it_runs() {
     for (sig, code) in [(Signal::SIGTERM, 143), (Signal::SIGINT, 130), (Signal::SIGHUP, 129)] {
@@ -77,19 +95,7 @@ fn under_codexs_hard_session_end_limit_hookshot_ends_its_hooks_before_codex_kill
     let settings = json!({"hooks": {"SessionEnd": [{"hooks": [
         {"type": "command", "command": "sleep 100 & echo $! > child.pid; wait", "timeout": 30}]}]}});
     std::fs::write(dir.path().join("s.json"), settings.to_string()).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hookshot"))
-        .args([
-            "fire",
-            "--agent",
-            "codex",
-            "SessionEnd",
-            "--settings",
-            "s.json",
-            "--workdir",
-            ".",
-        ])
-        .current_dir(dir.path())
-        .env("HOME", dir.path())
+    let mut child = fire_as(dir.path(), "codex", "SessionEnd")
         .env_remove("HOOKSHOT_DEPTH")
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
@@ -141,19 +147,7 @@ fn a_signal_during_a_long_built_in_check_ends_fire_at_once() {
     let command = format!("{}ls", "cd a; ".repeat(43_000));
     let input = json!({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
         "tool_input": {"command": command}, "cwd": dir.path()});
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hookshot"))
-        .args([
-            "fire",
-            "--agent",
-            "claude",
-            "PreToolUse",
-            "--settings",
-            "s.json",
-            "--workdir",
-            ".",
-        ])
-        .current_dir(dir.path())
-        .env("HOME", dir.path())
+    let mut child = fire_as(dir.path(), "claude", "PreToolUse")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
