@@ -488,6 +488,20 @@ fn names_no_secret(name: &str) -> bool {
         .any(|part| NOT_SECRETS.iter().any(|w| part.eq_ignore_ascii_case(w)))
 }
 
+/// A value made of words, numbers and short tags between separators
+/// (`checkout-service-v2`, `us-east-1.amazonaws.com`, `agent-7.52.1`): a
+/// name or a place, however varied its letters. A key has a long part
+/// mixing letters and digits (`live_e9db07...`, a UUID's `ee758af8`).
+fn reads_as_words(v: &str) -> bool {
+    let parts: Vec<&str> = v.split(['-', '.', '_', '/']).filter(|p| !p.is_empty()).collect();
+    parts.len() >= 2
+        && parts.iter().all(|p| {
+            p.len() <= 3
+                || (p.len() <= 12 && p.chars().all(|c| c.is_ascii_alphabetic()))
+                || (p.len() <= 8 && p.chars().all(|c| c.is_ascii_digit()))
+        })
+}
+
 /// A secret found in a text: its byte range and the rule that found it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Found {
@@ -572,7 +586,8 @@ pub fn scan(text: &str) -> Vec<Found> {
                     continue;
                 }
                 if placeholder(value)
-                    || (rule.named && caps.get(1).is_some_and(|n| names_no_secret(n.as_str())))
+                    || (rule.named
+                        && (caps.get(1).is_some_and(|n| names_no_secret(n.as_str())) || reads_as_words(value)))
                     || (rule.entropy > 0.0 && entropy(value) < rule.entropy)
                     || (rule.digit && !value.chars().any(|c| c.is_ascii_digit()))
                     || (rule.not_code && code_like(value))
