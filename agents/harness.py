@@ -24,6 +24,7 @@ PINNED = {
     "gemini": ("@google/gemini-cli", "0.61.0"),
     "qwen": ("@qwen-code/qwen-code", "0.24.4"),
     "copilot": ("@github/copilot", "1.0.102"),
+    "cline": ("cline", "3.0.65"),
 }
 
 
@@ -447,3 +448,27 @@ def run_qwen(place, turns, prompt="do the task", timeout=120):
         ["node", cli, "--auth-type", "openai-responses", "--openai-base-url", f"{url}/v1", "--openai-api-key", "k",
          "-m", "gpt-mock", "--yolo", prompt],
         {"OPENAI_API_KEY": "k", "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"}), timeout)
+
+
+def run_cline(place, turns, prompt="do the task", timeout=120):
+    """One `cline --json` session in `place`, its model (an OpenAI-compatible
+    provider on Chat Completions) playing `turns`. `--data-dir` keeps its
+    state in the place and runs it without its background hub, so nothing
+    outlives the run; its hooks are the executables in `~/.cline/hooks/`."""
+    exe = os.path.join(install(*agent("cline")), "node_modules", ".bin", "cline")
+    script = mock_models.Script(turns)
+    server, url = mock_models.serve(script, "openai")
+    data = os.path.join(place.root, "cline-data")
+    env = dict(place.env(), OPENAI_API_KEY="k")
+    start = time.time()
+    try:
+        subprocess.run([exe, "auth", "-p", "openai", "-k", "k", "-m", "gpt-mock", "-b", f"{url}/v1",
+                        "--data-dir", data], cwd=place.project, env=env, capture_output=True, text=True,
+                       timeout=timeout, stdin=subprocess.DEVNULL, check=True)
+        proc = subprocess.run([exe, "--json", "--data-dir", data, "-c", place.project, "--retries", "1",
+                               "-t", str(timeout), prompt], cwd=place.project, env=env, capture_output=True,
+                              text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    finally:
+        server.shutdown()
+        server.server_close()
+    return Run(proc, script, time.time() - start)

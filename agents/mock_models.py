@@ -9,7 +9,8 @@ offered) with a short text, so they take no turn of the script.
     Anthropic Messages API (Claude Code): POST /v1/messages, streamed as
     server-sent events.
     OpenAI Responses API (Codex): POST /v1/responses, streamed as
-    server-sent events.
+    server-sent events; Chat Completions (Cline's OpenAI-compatible
+    provider): POST /v1/chat/completions, streamed or whole.
     Gemini API (gemini-cli, `GOOGLE_GEMINI_BASE_URL`): POST
     /v1beta/models/M:streamGenerateContent?alt=sse, streamed as server-sent
     events, and :generateContent for its model router.
@@ -88,6 +89,13 @@ def serve(script, kind):
                 if not body.get("tools"):
                     script.requests.append(body)
                 return self.reply(openai_stream(turn, counter[0]), "text/event-stream")
+            if kind == "openai" and self.path.endswith("/chat/completions"):
+                turn = script.next_turn(body) if body.get("tools") else {"text": "ok"}
+                if not body.get("tools"):
+                    script.requests.append(body)
+                if body.get("stream"):
+                    return self.reply(chat_stream(turn, counter[0]), "text/event-stream")
+                return self.reply_json(chat_message(turn, counter[0]))
             if kind == "gemini" and ":streamGenerateContent" in self.path:
                 turn = script.next_turn(body) if body.get("tools") else {"text": "ok"}
                 if not body.get("tools"):
@@ -171,6 +179,38 @@ def openai_stream(turn, n):
     done = dict(base, status="completed", output=[item], usage=usage)
     out.append(sse("response.completed", {"type": "response.completed", "response": done}))
     return b"".join(out)
+
+
+def chat_message(turn, n):
+    """One model answer as Chat Completions gives it whole."""
+    if "tool" in turn:
+        msg = {"role": "assistant", "content": None, "tool_calls": [{
+            "id": f"call_{n}", "type": "function",
+            "function": {"name": turn["tool"], "arguments": json.dumps(turn["input"])}}]}
+        finish = "tool_calls"
+    else:
+        msg = {"role": "assistant", "content": turn["text"]}
+        finish = "stop"
+    return {"id": f"chatcmpl_{n}", "object": "chat.completion", "created": 0, "model": "gpt-mock",
+            "choices": [{"index": 0, "message": msg, "finish_reason": finish}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}
+
+
+def chat_stream(turn, n):
+    """One model answer as Chat Completions streams it (`data:` chunks)."""
+    base = {"id": f"chatcmpl_{n}", "object": "chat.completion.chunk", "created": 0, "model": "gpt-mock"}
+    if "tool" in turn:
+        delta = {"role": "assistant", "tool_calls": [{"index": 0, "id": f"call_{n}", "type": "function",
+                                                      "function": {"name": turn["tool"],
+                                                                   "arguments": json.dumps(turn["input"])}}]}
+        finish = "tool_calls"
+    else:
+        delta = {"role": "assistant", "content": turn["text"]}
+        finish = "stop"
+    chunks = [dict(base, choices=[{"index": 0, "delta": delta, "finish_reason": None}]),
+              dict(base, choices=[{"index": 0, "delta": {}, "finish_reason": finish}],
+                   usage={"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15})]
+    return b"".join(f"data: {json.dumps(c)}\n\n".encode() for c in chunks) + b"data: [DONE]\n\n"
 
 
 # What gemini-cli's model router expects back: a JSON verdict.

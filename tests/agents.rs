@@ -144,6 +144,16 @@ scenarios! {
     CopilotCli::test_copilot_running_the_claude_code_registration_is_answered_as_itself,
 }
 
+// Cline: its hook files natively and running `hookshot fire --agent cline`.
+scenarios! {
+    test_cline:
+    Cline::test_a_pre_tool_hook_cancels_the_command_and_the_task,
+    Cline::test_an_allowed_command_runs,
+    Cline::test_a_rewrite_of_the_command,
+    Cline::test_context_after_a_tool_reaches_the_model,
+    UnderHookshotOnly::test_built_ins_refuse_a_force_push,
+}
+
 // Drift: each agent's own description of its hooks (Codex's embedded
 // schemas, Claude Code's and gemini-cli's bundles) against agents/known.json.
 scenarios! {
@@ -166,6 +176,7 @@ fn every_scenario_is_listed() {
         "test_gemini",
         "test_qwen",
         "test_copilot",
+        "test_cline",
         "test_drift",
     ] {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/agents/").to_string() + module + ".py";

@@ -39,6 +39,12 @@ pub enum Agent {
     /// event names, which switch its payload to Claude Code's shape
     /// (1.0.102, observed).
     Copilot,
+    /// Cline (its CLI 3.0.65): one executable per event
+    /// (`~/.cline/hooks/PreToolUse`, ...), its own payload (`tool_call`,
+    /// `preToolUse`, `taskId`, `workspaceRoots`) and answers (`cancel`,
+    /// `errorMessage`, `contextModification`) read at any exit code.
+    /// hookshot's own hooks run under it with Claude Code's shapes.
+    Cline,
     /// Cursor: `.cursor/hooks.json`, camelCase events, tool-naming events
     /// (`beforeShellExecution`), `permission` answers. Its agent is in no
     /// registry reachable here: built from its published hook reference
@@ -86,7 +92,7 @@ pub const IMPORTED_DIR: &str = "imported";
 
 impl Agent {
     /// Every agent.
-    pub const ALL: [Agent; 8] = [
+    pub const ALL: [Agent; 9] = [
         Agent::Claude,
         Agent::Gemini,
         Agent::Codex,
@@ -94,6 +100,7 @@ impl Agent {
         Agent::Picoclaw,
         Agent::Qwen,
         Agent::Copilot,
+        Agent::Cline,
         Agent::Cursor,
     ];
 
@@ -107,6 +114,7 @@ impl Agent {
             Agent::Picoclaw => "picoclaw",
             Agent::Qwen => "qwen",
             Agent::Copilot => "copilot",
+            Agent::Cline => "cline",
             Agent::Cursor => "cursor",
         }
     }
@@ -120,7 +128,7 @@ impl Agent {
     pub fn dialect(self) -> Dialect {
         match self {
             Agent::Gemini => Dialect::Gemini,
-            Agent::Claude | Agent::Codex | Agent::Qwen | Agent::Copilot => Dialect::Claude,
+            Agent::Claude | Agent::Codex | Agent::Qwen | Agent::Copilot | Agent::Cline => Dialect::Claude,
             Agent::Jcli => Dialect::Jcli,
             Agent::Picoclaw => Dialect::Picoclaw,
             Agent::Cursor => Dialect::Cursor,
@@ -160,6 +168,16 @@ impl Agent {
             // Those Copilot CLI 1.0.102 runs with Claude Code's payload
             // when named in Claude Code's words (its PermissionRequest
             // keeps its own payload, and is left out).
+            // Cline 3.0.65's hook files hookshot answers, by its names
+            // ([`cline_event`]).
+            Agent::Cline => vec![
+                EventKind::BeforeTool,
+                EventKind::AfterTool,
+                EventKind::BeforeAgent,
+                EventKind::PreCompress,
+                EventKind::SessionStart,
+                EventKind::SessionEnd,
+            ],
             Agent::Copilot => vec![
                 EventKind::SessionStart,
                 EventKind::SessionEnd,
@@ -228,8 +246,10 @@ impl Agent {
                 "COPILOT_HOOK_DIR",
                 "CLAUDE_PROJECT_DIR",
             ],
-            // Cursor's hooks learn the project from `workspace_roots`.
-            Agent::Codex | Agent::Picoclaw | Agent::Cursor => &[],
+            // Cursor's hooks learn the project from `workspace_roots`,
+            // Cline's from `workspaceRoots` (its `CLINE_*` variables name
+            // its own folders, not the project).
+            Agent::Codex | Agent::Picoclaw | Agent::Cursor | Agent::Cline => &[],
         }
     }
 
@@ -249,6 +269,7 @@ impl Agent {
             Agent::Picoclaw => ".picoclaw",
             Agent::Qwen => ".qwen",
             Agent::Copilot => ".github/hooks",
+            Agent::Cline => ".clinerules",
             Agent::Cursor => ".cursor",
         }
     }
@@ -259,6 +280,7 @@ impl Agent {
         match self {
             Agent::Jcli => ".jdata/agent",
             Agent::Copilot => ".copilot/hooks",
+            Agent::Cline => ".cline",
             _ => self.folder(),
         }
     }
@@ -306,6 +328,9 @@ impl Agent {
             // hookshot does not read Cursor's files yet, nor register in
             // them: its hooks are run as a hand-written `fire --agent cursor`.
             Agent::Cursor => &[],
+            // Cline's hooks are executables, one per event, not a file of
+            // hooks: hookshot is run as one of them (`fire --agent cline`).
+            Agent::Cline => &[],
             // picoclaw's configuration is named with `--settings`.
             Agent::Picoclaw => &[],
         }
@@ -383,7 +408,7 @@ impl Agent {
     /// exit 0 and the decision in the JSON, which it applies. Cursor's
     /// answers (`permission`, `followup_message`) are JSON read at exit 0.
     pub fn reads_answer_at_exit_2(self) -> bool {
-        !matches!(self, Agent::Copilot | Agent::Cursor)
+        !matches!(self, Agent::Copilot | Agent::Cursor | Agent::Cline)
     }
 
     /// Whether it reads `additionalContext` at the top of the answer, not
@@ -431,6 +456,7 @@ impl Agent {
             Agent::Picoclaw => "picoclaw",
             Agent::Qwen => "Qwen Code",
             Agent::Copilot => "GitHub Copilot CLI",
+            Agent::Cline => "Cline",
             Agent::Cursor => "Cursor",
         }
     }
@@ -451,6 +477,7 @@ impl Agent {
             Agent::Picoclaw => ".picoclaw/hooks",
             Agent::Qwen => ".qwen/hooks",
             Agent::Copilot => ".github/hooks",
+            Agent::Cline => ".clinerules/hooks",
             Agent::Cursor => ".cursor/hooks",
         }
     }
@@ -493,7 +520,15 @@ impl Agent {
                 ("todo_write", "TodoWrite", &[]),
                 ("notebook_edit", "NotebookEdit", &[]),
             ],
-            Agent::Claude | Agent::Codex | Agent::Jcli | Agent::Picoclaw | Agent::Copilot | Agent::Cursor => &[],
+            // Cline's payload is made Claude Code's shape when it arrives
+            // ([`crate::input::from_wire`]).
+            Agent::Claude
+            | Agent::Codex
+            | Agent::Jcli
+            | Agent::Picoclaw
+            | Agent::Copilot
+            | Agent::Cursor
+            | Agent::Cline => &[],
         }
     }
 
@@ -589,7 +624,7 @@ impl Agent {
     /// How it reads a matcher that is a regular expression.
     pub fn regex_flavour(self) -> RegexFlavour {
         match self {
-            Agent::Claude | Agent::Gemini | Agent::Qwen | Agent::Cursor => RegexFlavour::Ecma,
+            Agent::Claude | Agent::Gemini | Agent::Qwen | Agent::Cursor | Agent::Cline => RegexFlavour::Ecma,
             // Go's RE2 (picoclaw) reads what the crate reads.
             Agent::Codex | Agent::Jcli | Agent::Picoclaw | Agent::Copilot => RegexFlavour::Rust,
         }
@@ -603,7 +638,9 @@ impl Agent {
     /// hookshot's own do.
     pub fn shell(self) -> Option<Vec<String>> {
         match self {
-            Agent::Claude => Some(vec!["/bin/sh".into(), "-c".into()]),
+            // Cline runs hook files, not command lines: hookshot's own
+            // hooks under it run as Claude Code's do.
+            Agent::Claude | Agent::Cline => Some(vec!["/bin/sh".into(), "-c".into()]),
             // Qwen Code runs `bash -c` on Unix, as gemini-cli does.
             Agent::Gemini | Agent::Picoclaw | Agent::Qwen | Agent::Cursor => None,
             Agent::Codex => Some(codex_shell()),
@@ -820,17 +857,52 @@ pub fn detect(
 /// `beforeShellExecution` a tool-naming alias), else whichever dialect
 /// has the name.
 pub fn parse_event_for(name: &str, agent: Option<Agent>) -> Option<(EventKind, Dialect)> {
+    if agent == Some(Agent::Cline) {
+        return cline_event(name).map(|e| (e, Dialect::Claude));
+    }
     if let Some(a) = agent {
         let d = a.dialect();
         let own = EventKind::ALL.iter().find(|e| e.name_in(d) == Some(name)).copied();
-        let alias = (d == Dialect::Cursor)
-            .then(|| crate::event::cursor_tool_event(name).map(|(e, _)| e))
-            .flatten();
+        let alias = match a {
+            Agent::Cursor => crate::event::cursor_tool_event(name).map(|(e, _)| e),
+            Agent::Cline => cline_event(name),
+            _ => None,
+        };
         if let Some(e) = own.or(alias) {
             return Some((e, d));
         }
     }
     EventKind::parse(name).or_else(|| crate::event::cursor_tool_event(name).map(|(e, _)| (e, Dialect::Cursor)))
+}
+
+/// The event of one of Cline's hook files (3.0.65): its file names, of
+/// which hookshot answers those with an event of its own. TaskResume is a
+/// session start too; TaskCancel, TaskComplete and TaskError are not
+/// answered (Cline reads nothing from them that hookshot could give).
+pub fn cline_event(file_name: &str) -> Option<EventKind> {
+    Some(match file_name {
+        "PreToolUse" => EventKind::BeforeTool,
+        "PostToolUse" => EventKind::AfterTool,
+        "UserPromptSubmit" => EventKind::BeforeAgent,
+        "PreCompact" => EventKind::PreCompress,
+        "TaskStart" | "TaskResume" => EventKind::SessionStart,
+        "SessionShutdown" => EventKind::SessionEnd,
+        _ => return None,
+    })
+}
+
+/// Cline's name of the hook file for `event` (the inverse of
+/// [`cline_event`], TaskStart for a session's start).
+pub fn cline_file_name(event: EventKind) -> Option<&'static str> {
+    Some(match event {
+        EventKind::BeforeTool => "PreToolUse",
+        EventKind::AfterTool => "PostToolUse",
+        EventKind::BeforeAgent => "UserPromptSubmit",
+        EventKind::PreCompress => "PreCompact",
+        EventKind::SessionStart => "TaskStart",
+        EventKind::SessionEnd => "SessionShutdown",
+        _ => return None,
+    })
 }
 
 /// What an agent gets back from hookshot run as its hook for one event,
@@ -871,7 +943,11 @@ pub fn answer(outcome: &mut Outcome, agent: Option<Agent>, dialect: Dialect) -> 
             },
         };
     }
-    let mut rendered = outcome.render(dialect);
+    let mut rendered = if agent == Some(Agent::Cline) {
+        outcome.render_cline()
+    } else {
+        outcome.render(dialect)
+    };
     if let Some(agent) = agent
         && agent.context_on_top(outcome.event)
         && let (Some(c), Value::Object(top)) = (&outcome.output.additional_context, &mut rendered)

@@ -198,6 +198,9 @@ pub fn for_dialect(event: EventKind, dialect: Dialect, canonical: &Map<String, V
 /// `tool_input`, `tool_response`, `session_id` and `cwd`, the original
 /// fields kept. Every other dialect's input is canonical already.
 pub fn from_wire(name: &str, dialect: Dialect, mut raw: Map<String, Value>) -> Map<String, Value> {
+    if dialect == Dialect::Claude && raw.contains_key("clineVersion") && raw.contains_key("hookName") {
+        return from_cline(name, raw);
+    }
     if dialect != Dialect::Cursor {
         return raw;
     }
@@ -251,6 +254,65 @@ pub fn from_wire(name: &str, dialect: Dialect, mut raw: Map<String, Value>) -> M
             Some(_) => json!({"success": true}),
         };
         raw.insert("tool_response".into(), response);
+    }
+    raw
+}
+
+/// Cline's payload (3.0.65) in Claude Code's shape, its own fields kept:
+/// `taskId` is the session, the first of `workspaceRoots` the folder, its
+/// shell tool (`run_commands`, a list of commands) is `Bash` with the
+/// commands one per line, and that tool's result its output.
+fn from_cline(name: &str, mut raw: Map<String, Value>) -> Map<String, Value> {
+    if let Some(t) = raw.get("taskId").cloned() {
+        raw.entry("session_id").or_insert(t);
+    }
+    if let Some(root) = raw.get("workspaceRoots").and_then(|r| r.get(0)).cloned() {
+        raw.entry("cwd").or_insert(root);
+    }
+    if let Some(e) = crate::agent::cline_event(name).and_then(|e| e.name_in(Dialect::Claude)) {
+        raw.insert("hook_event_name".into(), json!(e));
+    }
+    if let Some(p) = raw.get("userPromptSubmit").and_then(|u| u.get("prompt")).cloned() {
+        raw.entry("prompt").or_insert(p);
+    }
+    let call = raw.get("tool_call").or_else(|| raw.get("tool_result")).cloned();
+    if let Some(call) = call {
+        let tool = call.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+        let input = call.get("input").cloned().unwrap_or(json!({}));
+        if let Some(id) = call.get("id").cloned() {
+            raw.insert("tool_use_id".into(), id);
+        }
+        let output = call.get("output").cloned();
+        if tool == "run_commands" {
+            let commands: Vec<&str> = input
+                .get("commands")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            raw.insert("tool_name".into(), json!("Bash"));
+            raw.insert("tool_input".into(), json!({"command": commands.join("\n")}));
+            if let Some(output) = output {
+                let text: Vec<String> = output
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .map(|r| match r.get("result") {
+                                Some(Value::String(s)) => s.clone(),
+                                Some(other) => other.to_string(),
+                                None => r.to_string(),
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_else(|| vec![output.to_string()]);
+                raw.insert("tool_response".into(), json!({"stdout": text.join("\n"), "stderr": ""}));
+            }
+        } else {
+            raw.insert("tool_name".into(), json!(tool));
+            raw.insert("tool_input".into(), input);
+            if let Some(output) = output {
+                raw.insert("tool_response".into(), output);
+            }
+        }
     }
     raw
 }

@@ -119,6 +119,37 @@ impl Outcome {
         Value::Object(out)
     }
 
+    /// Cline's answer (its CLI 3.0.65, any hook file): `cancel: true` with
+    /// `errorMessage` stops the task (before a tool: the tool does not
+    /// run, and the task ends, as Cline does for its own hooks), context
+    /// is `contextModification`, a rewrite of the tool's input is
+    /// `overrideInput`. Cline reads this at any exit code.
+    pub fn render_cline(&self) -> Value {
+        let o = &self.output;
+        let mut out = Map::new();
+        if self.is_blocked() || o.stop {
+            out.insert("cancel".into(), json!(true));
+            let why = o
+                .stop_reason
+                .clone()
+                .filter(|_| !o.decision.is_block())
+                .unwrap_or_else(|| self.block_reason());
+            out.insert("errorMessage".into(), json!(why));
+        }
+        if let Some(c) = &o.additional_context {
+            out.insert("contextModification".into(), json!(c));
+        }
+        if let Some(i) = &o.tool_input {
+            // Back to Cline's shell tool's shape (`run_commands`).
+            let input = match i.get("command") {
+                Some(Value::String(c)) if !i.contains_key("commands") => json!({"commands": [c]}),
+                _ => Value::Object(i.clone()),
+            };
+            out.insert("overrideInput".into(), input);
+        }
+        Value::Object(out)
+    }
+
     fn common(&self, out: &mut Map<String, Value>) {
         let o = &self.output;
         if o.stop {

@@ -60,6 +60,13 @@ impl clap::builder::TypedValueParser for AgentName {
             None => {
                 let known: Vec<&str> = self.names().collect();
                 let why = match Agent::parse(&name) {
+                    // Cline's hooks are executables named after their events.
+                    Some(a @ Agent::Cline) => format!(
+                        "`hookshot install` does not register in {}'s hooks yet; make an executable `~/.cline/hooks/EVENT` \
+                         (PreToolUse, PostToolUse, UserPromptSubmit, TaskStart, SessionShutdown, PreCompact) holding \
+                         `#!/bin/sh` and `exec hookshot fire --agent {a} EVENT`",
+                        a.display_name()
+                    ),
                     Some(a) => format!(
                         "`hookshot install` does not register in {}'s files; put `hookshot fire --agent {a} EVENT` in them by hand",
                         a.display_name()

@@ -1,0 +1,117 @@
+"""Real Cline (its CLI) against a local model, each scenario natively (an
+executable in `~/.cline/hooks/`, answering in Cline's words) and under
+hookshot (the same file running `hookshot fire --agent cline EVENT`, the
+hook in hookshot's settings in Claude Code's format), asserted side by
+side. Cline has no file of hooks to register in: its hooks are files
+named after their events, so the hookshot half writes that file by hand,
+as a user does."""
+
+import json
+import os
+import unittest
+
+import harness
+
+HOOKSHOT = os.environ.get("HOOKSHOT_BIN", "")
+
+WRITE = {"tool": "run_commands", "input": {"commands": ["echo hi > out.txt"]}}
+DONE = {"text": "done"}
+
+
+def hook_file(place, event, body):
+    path = place.write(f"home/.cline/hooks/{event}", "#!/bin/sh\n" + body + "\n")
+    os.chmod(path, 0o755)
+
+
+class Scenario(unittest.TestCase):
+    def place(self, native, hookshot_settings):
+        """`native`: {event: shell body answering as Cline}; under hookshot
+        (`hookshot_settings` given) each of those events runs hookshot."""
+        place = harness.Place()
+        self.addCleanup(place.remove)
+        if hookshot_settings is None:
+            for event, body in native.items():
+                hook_file(place, event, body)
+        else:
+            place.write("home/.config/hookshot/settings.json", hookshot_settings)
+            for event in native:
+                hook_file(place, event, f"exec '{HOOKSHOT}' fire --agent cline {event}")
+        return place
+
+    def both(self, check, native, hookshot_settings, turns, prompt="do the task"):
+        for under in (False, True):
+            with self.subTest(under_hookshot=under):
+                place = self.place(native, hookshot_settings if under else None)
+                run = harness.run_cline(place, turns, prompt=prompt)
+                check(place, run)
+
+
+def claude_hook(event, command, matcher=None):
+    group = {"hooks": [{"type": "command", "command": command}]}
+    if matcher:
+        group["matcher"] = matcher
+    return {"hooks": {event: [group]}}
+
+
+class Cline(Scenario):
+    def test_a_pre_tool_hook_cancels_the_command_and_the_task(self):
+        """Cline's `cancel` before a tool: the command never runs and the
+        task ends (one model request). Under hookshot, a Claude Code guard
+        on `Bash` (exit 2) meets Cline's shell tool and does the same."""
+        def check(place, run):
+            self.assertFalse(place.exists("project/out.txt"), run.stdout[-2000:])
+            self.assertEqual(len(run.script.main_requests()), 1, run.stdout[-2000:])
+
+        self.both(check, {"PreToolUse": "cat >/dev/null; echo '{\"cancel\": true, \"errorMessage\": \"no shell\"}'"},
+                  claude_hook("PreToolUse", "echo 'no shell' >&2; exit 2", matcher="Bash"), [WRITE, DONE])
+
+    def test_an_allowed_command_runs(self):
+        def check(place, run):
+            self.assertTrue(place.exists("project/out.txt"), run.stdout[-2000:])
+            self.assertEqual(len(run.script.main_requests()), 2)
+
+        self.both(check, {"PreToolUse": "cat >/dev/null; echo '{}'"},
+                  claude_hook("PreToolUse", "exit 0", matcher="Bash"), [WRITE, DONE])
+
+    def test_a_rewrite_of_the_command(self):
+        """Cline's `overrideInput`; under hookshot a Claude Code hook's
+        `updatedInput` for `Bash`, given back in Cline's shell tool's shape."""
+        rewrite = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                          "updatedInput": {"command": "echo rewritten > out.txt"}}}
+
+        def check(place, run):
+            self.assertEqual(place.read("project/out.txt").strip(), "rewritten", run.stdout[-2000:])
+
+        self.both(check,
+                  {"PreToolUse": "cat >/dev/null; echo '{\"overrideInput\": {\"commands\": [\"echo rewritten > out.txt\"]}}'"},
+                  claude_hook("PreToolUse", f"echo '{json.dumps(rewrite)}'", matcher="Bash"), [WRITE, DONE])
+
+    def test_context_after_a_tool_reaches_the_model(self):
+        """Cline 3.0.65 adds a PostToolUse hook's `contextModification` to
+        what the model reads next (measured: one on UserPromptSubmit or
+        TaskStart reaches no request). Under hookshot, a Claude Code hook's
+        `additionalContext` after the tool does the same."""
+        answer = {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "codename kiwi"}}
+
+        def check(place, run):
+            requests = run.script.main_requests()
+            self.assertEqual(len(requests), 2, run.stdout[-2000:])
+            self.assertNotIn("codename kiwi", json.dumps(requests[0]))
+            self.assertIn("codename kiwi", json.dumps(requests[1]))
+
+        self.both(check, {"PostToolUse": "cat >/dev/null; echo '{\"contextModification\": \"codename kiwi\"}'"},
+                  claude_hook("PostToolUse", f"echo '{json.dumps(answer)}'", matcher="Bash"), [WRITE, DONE])
+
+
+class UnderHookshotOnly(Scenario):
+    def test_built_ins_refuse_a_force_push(self):
+        place = self.place({"PreToolUse": ""}, {"builtins": {"dangerous_confirmation": {"mode": "deny"}}})
+        push = {"tool": "run_commands", "input": {"commands": ["touch ran.txt", "git push --force origin main"]}}
+        run = harness.run_cline(place, [push, DONE])
+        # Neither command of the call ran, and the task ended there.
+        self.assertFalse(place.exists("project/ran.txt"), run.stdout[-2000:])
+        self.assertEqual(len(run.script.main_requests()), 1, run.stdout[-2000:])
+
+
+if __name__ == "__main__":
+    unittest.main()
