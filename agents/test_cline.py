@@ -1,10 +1,8 @@
 """Real Cline (its CLI) against a local model, each scenario natively (an
 executable in `~/.cline/hooks/`, answering in Cline's words) and under
-hookshot (the same file running `hookshot fire --agent cline EVENT`, the
-hook in hookshot's settings in Claude Code's format), asserted side by
-side. Cline has no file of hooks to register in: its hooks are files
-named after their events, so the hookshot half writes that file by hand,
-as a user does."""
+hookshot (`hookshot install --agent cline` writes one script per event
+there, running `hookshot fire --agent cline EVENT`; the hook is in
+hookshot's settings in Claude Code's format), asserted side by side."""
 
 import json
 import os
@@ -34,8 +32,8 @@ class Scenario(unittest.TestCase):
                 hook_file(place, event, body)
         else:
             place.write("home/.config/hookshot/settings.json", hookshot_settings)
-            for event in native:
-                hook_file(place, event, f"exec '{HOOKSHOT}' fire --agent cline {event}")
+            place.hookshot(HOOKSHOT, "install", "--agent", "cline")
+            self.assertIn("fire --agent cline PreToolUse", place.read("home/.cline/hooks/PreToolUse"))
         return place
 
     def both(self, check, native, hookshot_settings, turns, prompt="do the task"):
@@ -104,6 +102,33 @@ class Cline(Scenario):
 
 
 class UnderHookshotOnly(Scenario):
+    def test_install_leaves_the_users_own_hook_and_uninstall_takes_out_only_its_own(self):
+        """Cline runs one file per event: a user's own PreToolUse stays (and
+        keeps cancelling), hookshot's scripts go on the other events and
+        leave with uninstall."""
+        place = harness.Place()
+        self.addCleanup(place.remove)
+        hook_file(place, "PreToolUse", "cat >/dev/null; echo '{\"cancel\": true, \"errorMessage\": \"mine\"}'")
+        mine = place.read("home/.cline/hooks/PreToolUse")
+        p = place.hookshot(HOOKSHOT, "install", "--agent", "cline", check=False)
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        self.assertIn("your own PreToolUse hook", p.stderr)
+        self.assertIn("fire --agent cline PostToolUse", place.read("home/.cline/hooks/PostToolUse"))
+        run = harness.run_cline(place, [WRITE, DONE])
+        self.assertFalse(place.exists("project/out.txt"), run.stdout[-2000:])
+        place.hookshot(HOOKSHOT, "uninstall", "--agent", "cline")
+        self.assertEqual(place.read("home/.cline/hooks/PreToolUse"), mine)
+        self.assertFalse(place.exists("home/.cline/hooks/PostToolUse"))
+        self.assertFalse(place.exists("home/.cline/hooks/TaskStart"))
+
+    def test_a_hand_written_hook_file_running_hookshot(self):
+        place = harness.Place()
+        self.addCleanup(place.remove)
+        place.write("home/.config/hookshot/settings.json", claude_hook("PreToolUse", "exit 2", matcher="Bash"))
+        hook_file(place, "PreToolUse", f"exec '{HOOKSHOT}' fire --agent cline PreToolUse")
+        run = harness.run_cline(place, [WRITE, DONE])
+        self.assertFalse(place.exists("project/out.txt"), run.stdout[-2000:])
+
     def test_built_ins_refuse_a_force_push(self):
         place = self.place({"PreToolUse": ""}, {"builtins": {"dangerous_confirmation": {"mode": "deny"}}})
         push = {"tool": "run_commands", "input": {"commands": ["touch ran.txt", "git push --force origin main"]}}

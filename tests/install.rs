@@ -951,3 +951,58 @@ fn install_says_which_agents_it_does_not_register_in() {
     let out = install(&p, &["--agent", "nobody"]);
     assert!(text(&out).1.contains("unknown agent \"nobody\""), "{:?}", text(&out));
 }
+
+/// Cline's hooks are executables named after their events: install writes
+/// one script each (never over a file of the user's), a script whose
+/// hookshot is gone cancels a tool call under the closed policy, doctor
+/// sees them, and uninstall takes out only its own.
+#[test]
+fn cline_gets_one_script_per_event_and_its_users_own_hook_file_stays() {
+    let p = Project::new();
+    p.write(
+        "home/.config/hookshot/settings.json",
+        r#"{"hooksConfig": {"onFailure": "closed"}}"#,
+    );
+    let mine = p.write("home/.cline/hooks/PostToolUse", "#!/bin/sh\necho '{}'\n");
+    let exe = installed_copy(&p);
+    let out = common::output_of_copy(&mut p.command_of(&exe, &["install", "--agent", "cline"]));
+    assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
+    assert!(text(&out).1.contains("your own PostToolUse hook"), "{:?}", text(&out));
+    assert_eq!(std::fs::read_to_string(&mine).unwrap(), "#!/bin/sh\necho '{}'\n");
+    let pre = p.path("home/.cline/hooks/PreToolUse");
+    assert_eq!(mode(&pre), 0o755);
+    let script = std::fs::read_to_string(&pre).unwrap();
+    assert!(script.contains("fire --agent cline PreToolUse"), "{script}");
+    for event in [
+        "TaskStart",
+        "TaskResume",
+        "UserPromptSubmit",
+        "SessionShutdown",
+        "PreCompact",
+    ] {
+        assert!(p.path(&format!("home/.cline/hooks/{event}")).exists(), "{event}");
+    }
+    let doctor = p.command(&["doctor"]).output().unwrap();
+    assert!(
+        text(&doctor)
+            .0
+            .contains("for 6 of 6 events; if hookshot cannot run, it blocks"),
+        "{:?}",
+        text(&doctor)
+    );
+    // hookshot gone: the tool call is cancelled, with the reason.
+    std::fs::remove_file(&exe).unwrap();
+    let mut run = std::process::Command::new(&pre);
+    run.stdin(std::process::Stdio::null());
+    let out = run.output().unwrap();
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["cancel"], true, "{answer}");
+    assert!(
+        answer["errorMessage"].as_str().unwrap().contains("could not run"),
+        "{answer}"
+    );
+    let out = p.command(&["uninstall", "--agent", "cline"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(!pre.exists() && !p.path("home/.cline/hooks/TaskStart").exists());
+    assert_eq!(std::fs::read_to_string(&mine).unwrap(), "#!/bin/sh\necho '{}'\n");
+}

@@ -461,9 +461,16 @@ impl Agent {
         }
     }
 
-    /// Whether `hookshot install` registers hookshot in its files.
+    /// Whether `hookshot install` registers hookshot in its files, or, for
+    /// Cline, its folder of hook executables.
     pub fn installable(self) -> bool {
-        self.registered_file(false).is_some()
+        self.registered_file(false).is_some() || self.hooks_are_files()
+    }
+
+    /// Whether its hooks are executables named after their events (Cline:
+    /// `~/.cline/hooks/PreToolUse`), not entries of a settings file.
+    pub fn hooks_are_files(self) -> bool {
+        self == Agent::Cline
     }
 
     /// The folder of a project where its hook scripts live (what a trust

@@ -45,6 +45,11 @@ pub(crate) fn run(args: DoctorArgs) -> Result<u8, Fail> {
             let when = match r.guarded {
                 Guarded::Blocks => "blocks",
                 Guarded::Warns => "warns",
+                // Cline shows no hook's message: the open policy's only
+                // answer there is to let the event go on.
+                Guarded::Silently if agent.hooks_are_files() && policy == FailPolicy::Open => {
+                    "goes on unseen (Cline shows no hook's message; under the closed policy it cancels)"
+                }
                 Guarded::Silently => "fails SILENTLY",
             };
             println!(
@@ -57,7 +62,7 @@ pub(crate) fn run(args: DoctorArgs) -> Result<u8, Fail> {
             // is gone, is a guard the agent no longer runs.
             let weaker = match policy {
                 FailPolicy::Closed => r.guarded < Guarded::Blocks,
-                FailPolicy::Open => r.guarded < Guarded::Warns,
+                FailPolicy::Open => r.guarded < Guarded::Warns && !agent.hooks_are_files(),
             };
             if weaker {
                 bad += 1;

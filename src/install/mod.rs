@@ -11,6 +11,7 @@
 //! hookshot's entries. Only hookshot's entries of a file ever change
 //! (file.rs): comments, key order, numbers, mode, owner and symlinks stay.
 
+mod cline;
 pub(crate) mod codex_approval;
 mod codex_import;
 mod file;
@@ -876,6 +877,9 @@ pub(crate) fn install(args: InstallArgs) -> Result<u8, Fail> {
     {
         remember_project(project);
     }
+    if agent.hooks_are_files() {
+        left.extend(cline::install(&scope, &program, policy, dry)?);
+    }
     for f in agent.files_in(&scope) {
         // A file install only reads may lie anywhere; one it writes may not.
         let writes = f.register || args.import;
@@ -1242,14 +1246,19 @@ pub(crate) fn uninstall(args: UninstallArgs) -> Result<u8, Fail> {
     };
     let scope = scope(&place)?;
     let mut any = false;
+    if agent.hooks_are_files() {
+        any |= cline::uninstall(&scope)?;
+    }
     for f in agent.files_in(&scope) {
         any |= uninstall_file(agent, &scope, &f)?;
     }
     if !any {
-        println!(
-            "{}: hookshot is not registered there; nothing changed",
-            agent.settings_file(&scope).display()
-        );
+        let place = if agent.hooks_are_files() {
+            cline::folder(&scope)
+        } else {
+            agent.settings_file(&scope)
+        };
+        println!("{}: hookshot is not registered there; nothing changed", place.display());
     }
     Ok(0)
 }
@@ -1317,6 +1326,15 @@ fn uninstall_all(workdir: Option<&Path>, purge: bool) -> Result<u8, Fail> {
     let mut removed = 0;
     for scope in &scopes {
         for agent in agents() {
+            if agent.hooks_are_files() {
+                match cline::uninstall(scope) {
+                    Ok(done) => removed += usize::from(done),
+                    Err(e) => {
+                        failed += 1;
+                        eprintln!("{}", e.message());
+                    }
+                }
+            }
             for f in agent.files_in(scope) {
                 match uninstall_file(agent, scope, &f) {
                     Ok(done) => removed += usize::from(done),
@@ -1517,6 +1535,9 @@ pub(crate) fn registration(agent: Agent, project: Option<&Path>) -> Option<Regis
         Some(p) => Scope::Project(p.to_path_buf()),
         None => scope_of(None).ok()?,
     };
+    if agent.hooks_are_files() {
+        return cline::registration(&scope);
+    }
     let all = agent.registered_events();
     let mut r: Option<Registration> = None;
     for f in agent.files_in(&scope) {

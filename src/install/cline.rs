@@ -1,0 +1,177 @@
+//! Cline's registration: its hooks are executables named after their
+//! events (`~/.cline/hooks/PreToolUse`, a project's
+//! `.clinerules/hooks/PreToolUse`), not entries of a settings file. Each
+//! of hookshot's is a small script that runs `hookshot fire --agent cline
+//! EVENT` and says so on its second line, which is how uninstall knows it.
+//! A file of the user's own at one of those names is never touched: that
+//! event stays the user's (Cline runs one file per event and folder).
+
+use std::path::{Path, PathBuf};
+
+use hookshot::{Agent, EventKind, FailPolicy};
+
+use super::{Guarded, Registration, Scope, file};
+use crate::Fail;
+
+/// The second line of every script install writes.
+const MARK: &str =
+    "# hookshot: written by `hookshot install --agent cline`; `hookshot uninstall --agent cline` removes it";
+
+/// The events hookshot registers for, by Cline's file names.
+pub(super) fn events() -> Vec<&'static str> {
+    let mut names: Vec<&str> = Agent::Cline
+        .events()
+        .into_iter()
+        .filter_map(hookshot::agent::cline_file_name)
+        .collect();
+    // A resumed task starts a session too.
+    names.push("TaskResume");
+    names
+}
+
+/// Cline's hooks folder for `scope`.
+pub(super) fn folder(scope: &Scope) -> PathBuf {
+    match scope {
+        Scope::User { home, .. } => home.join(Agent::Cline.user_folder()).join("hooks"),
+        Scope::Project(p) => p.join(Agent::Cline.hooks_folder()),
+    }
+}
+
+/// The script for `event`: hookshot, or, when it is not there any more,
+/// what the failure policy says (Cline reads the answer at any exit code:
+/// a block is `cancel`).
+fn script(program: &str, event: &str, policy: FailPolicy) -> String {
+    let guards = hookshot::agent::cline_event(event).is_some_and(EventKind::guards_an_action);
+    let why = format!(
+        "hookshot could not run (it is not installed there any more): {event}; reinstall hookshot, or run: hookshot uninstall --all"
+    );
+    let fallback = if policy == FailPolicy::Closed && guards {
+        format!("echo '{{\"cancel\": true, \"errorMessage\": \"{why} (blocked by the closed failure policy)\"}}'",)
+    } else {
+        "echo '{}'".to_string()
+    };
+    format!(
+        "#!/bin/sh\n{MARK}\nP={program}\n[ -x \"$P\" ] && exec \"$P\" fire --agent cline {event}\ncat >/dev/null\necho '{why}' >&2\n{fallback}\n"
+    )
+}
+
+/// The text of `path`, a regular file of this user's.
+fn text_of(path: &Path) -> Option<String> {
+    file::read_own(path).and_then(|(bytes, _)| String::from_utf8(bytes).ok())
+}
+
+/// Whether `path` is a script install wrote.
+fn ours(path: &Path) -> bool {
+    text_of(path).is_some_and(|t| t.lines().nth(1) == Some(MARK))
+}
+
+/// Writes hookshot's script for each event; the events left to the user's
+/// own files.
+pub(super) fn install(scope: &Scope, program: &str, policy: FailPolicy, dry: bool) -> Result<Vec<String>, Fail> {
+    let dir = folder(scope);
+    let mut left = Vec::new();
+    let mut written = 0;
+    for event in events() {
+        let path = dir.join(event);
+        let exists = std::fs::symlink_metadata(&path).is_ok();
+        if exists && !ours(&path) {
+            left.push(format!(
+                "{}: your own {event} hook; Cline runs one file per event, so hookshot does not register there",
+                path.display()
+            ));
+            continue;
+        }
+        let text = script(program, event, policy);
+        if text_of(&path).as_deref() == Some(text.as_str()) {
+            continue;
+        }
+        if dry {
+            println!("would write {}:\n{text}", path.display());
+            continue;
+        }
+        file::write(&path, text.as_bytes(), scope.confine(), false, None)?;
+        set_executable(&path)?;
+        written += 1;
+    }
+    if !dry {
+        if written == 0 && left.is_empty() {
+            println!(
+                "{}: hookshot is already registered for all {} events; nothing changed",
+                dir.display(),
+                events().len()
+            );
+        } else if written > 0 {
+            println!(
+                "{}: hookshot registered for {written} event(s) ({} in all), one script per event; `hookshot uninstall --agent cline` removes them",
+                dir.display(),
+                events().len()
+            );
+        }
+    }
+    Ok(left)
+}
+
+fn set_executable(path: &Path) -> Result<(), Fail> {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+        .map_err(|e| Fail::Usage(format!("{}: cannot make it executable: {e}", path.display())))
+}
+
+/// hookshot's scripts in `scope`'s folder, for `doctor`: how many events,
+/// whether each still finds its program, and what they answer without it.
+pub(super) fn registration(scope: &Scope) -> Option<Registration> {
+    let dir = folder(scope);
+    // An event the user's own file holds is not hookshot's to register.
+    let all: Vec<&str> = events()
+        .into_iter()
+        .filter(|e| {
+            let path = dir.join(e);
+            std::fs::symlink_metadata(&path).is_err() || ours(&path)
+        })
+        .collect();
+    let mut reg = Registration {
+        file: dir.clone(),
+        events: 0,
+        all: all.len(),
+        guarded: Guarded::Blocks,
+        missing: Vec::new(),
+    };
+    for event in &all {
+        let Some(text) = text_of(&dir.join(event)).filter(|t| t.lines().nth(1) == Some(MARK)) else {
+            continue;
+        };
+        reg.events += 1;
+        let guards = hookshot::agent::cline_event(event).is_some_and(EventKind::guards_an_action);
+        // Cline shows a hook's messages nowhere (an `errorMessage` without
+        // `cancel` is dropped: measured), so only a cancel is seen.
+        if guards && !text.contains("\"cancel\": true") {
+            reg.guarded = Guarded::Silently;
+        }
+        let program = text
+            .lines()
+            .find_map(|l| l.strip_prefix("P="))
+            .unwrap_or_default()
+            .to_string();
+        if !super::can_run(&program) && !reg.missing.contains(&program) {
+            reg.missing.push(program);
+        }
+    }
+    (reg.events > 0).then_some(reg)
+}
+
+/// Removes the scripts install wrote; whether there was any.
+pub(super) fn uninstall(scope: &Scope) -> Result<bool, Fail> {
+    let dir = folder(scope);
+    let mut removed = 0;
+    for event in events() {
+        let path = dir.join(event);
+        if ours(&path) {
+            std::fs::remove_file(&path).map_err(|e| Fail::Usage(format!("{}: cannot remove: {e}", path.display())))?;
+            removed += 1;
+        }
+    }
+    if removed > 0 {
+        println!("{}: hookshot's {removed} script(s) removed", dir.display());
+    }
+    Ok(removed > 0)
+}
