@@ -164,3 +164,29 @@ def gemini(bundle_dir):
                              text):
             fields.add(f"hookSpecificOutput.{m.group(1) or m.group(2)}")
     return {"events": sorted(events), "output": {"*": sorted(fields)}}
+
+
+def cline(package_root):
+    """Cline's hook files (its `HookConfigFileName` enum), the payload's
+    fields (`HookEventPayloadBase`) and the answer's (`HookOutputSchema`),
+    from the type declarations its SDK packages ship."""
+    core = os.path.join(package_root, "node_modules", "@cline", "core", "dist", "hooks")
+    shared = os.path.join(package_root, "node_modules", "@cline", "shared", "dist", "hooks")
+
+    def block(path, start):
+        with open(path) as f:
+            text = f.read()
+        i = text.index(start)
+        depth, j = 0, text.index("{", i)
+        for k in range(j, len(text)):
+            depth += {"{": 1, "}": -1}.get(text[k], 0)
+            if depth == 0:
+                return text[j + 1:k]
+        raise ValueError(f"{start} has no end in {path}")
+
+    events = re.findall(r"(\w+) = \"\w+\"", block(os.path.join(core, "hook-file-config.d.ts"),
+                                                 "enum HookConfigFileName"))
+    output = re.findall(r"^\s*(\w+): z\.", block(os.path.join(core, "subprocess.d.ts"), "HookOutputSchema"), re.M)
+    payload = re.findall(r"^    (\w+)\??:", block(os.path.join(shared, "events.d.ts"), "interface HookEventPayloadBase"),
+                         re.M)
+    return {"events": sorted(events), "input": {"*": sorted(payload)}, "output": {"*": sorted(output)}}

@@ -1,5 +1,5 @@
 """Drift: each installed agent's own description of its hooks (drift.py;
-Claude Code, Codex, gemini-cli and Qwen Code)
+Claude Code, Codex, gemini-cli, Qwen Code and Cline)
 against what hookshot was checked against (known.json). A release that
 adds an event, an input field or an answer field fails here, naming it;
 review it (does hookshot pass it on, merge it, block on it?), then add it
@@ -29,6 +29,9 @@ def registered(agent):
         env = {"HOME": home, "XDG_CONFIG_HOME": os.path.join(home, ".config"),
                "XDG_DATA_HOME": os.path.join(home, ".local", "share"), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
         subprocess.run([HOOKSHOT, "install", "--agent", agent], env=env, cwd=home, check=True, capture_output=True)
+        if agent == "cline":
+            # One script per event, named after it.
+            return sorted(os.listdir(os.path.join(home, ".cline", "hooks")))
         path = {"claude": ".claude/settings.json", "gemini": ".gemini/settings.json", "codex": ".codex/hooks.json",
                 "qwen": ".qwen/settings.json"}[agent]
         with open(os.path.join(home, path)) as f:
@@ -67,6 +70,9 @@ class Drift(unittest.TestCase):
         self.compare("qwen", {"events": sorted({e for p in parts for e in p["events"]}),
                               "output": {"*": sorted({f for p in parts for f in p["output"]["*"]})}})
 
+    def test_cline(self):
+        self.compare("cline", drift.cline(harness.install(*harness.agent("cline"))))
+
     def test_gemini(self):
         bundle = os.path.join(harness.install(*harness.agent("gemini")), "node_modules", "@google", "gemini-cli", "bundle")
         self.compare("gemini", drift.gemini(bundle))
@@ -84,6 +90,10 @@ class Drift(unittest.TestCase):
             outputs = {f for fs in found["output"].values() for f in fs}
             self.assertIn(needed, outputs, agent)
             self.assertGreaterEqual(len(found["events"]), 11, agent)
+        cline = drift.cline(harness.install(*harness.agent("cline")))
+        self.assertIn("cancel", cline["output"]["*"])
+        self.assertIn("taskId", cline["input"]["*"])
+        self.assertGreaterEqual(len(cline["events"]), 10)
 
 
 if __name__ == "__main__":

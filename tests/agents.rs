@@ -164,6 +164,7 @@ scenarios! {
     Drift::test_claude,
     Drift::test_gemini,
     Drift::test_qwen,
+    Drift::test_cline,
     Drift::test_the_readers_still_find_what_they_read,
 }
 
