@@ -10,22 +10,11 @@ use serde_json::{Value, json};
 /// `fire --agent cline EVENT` with Cline's common fields around `fields`.
 fn cline(p: &Project, event: &str, hook_name: &str, fields: Value) -> (Value, Option<i32>) {
     let root = p.path("proj").display().to_string();
-    let mut input = json!({"clineVersion": "", "timestamp": "2026-11-28T07:37:46.485Z", "taskId": "conv_1",
+    let base = json!({"clineVersion": "", "timestamp": "2026-11-28T07:37:46.485Z", "taskId": "conv_1",
         "sessionContext": {"rootSessionId": "1795851466070_rmwia"}, "workspaceRoots": [root],
         "workspaceInfo": {"rootPath": root, "hint": "project"}, "userId": "unknown", "agent_id": "agent_1",
         "parent_agent_id": null, "hookName": hook_name});
-    for (k, v) in fields.as_object().unwrap() {
-        input[k] = v.clone();
-    }
-    let o = p.fire(event, &input, &["--agent", "cline"], &[]);
-    let answer = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| {
-        panic!(
-            "{event}: not JSON: {:?} / {}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        )
-    });
-    (answer, o.status.code())
+    common::fire_as_agent(p, "cline", event, base, fields)
 }
 
 fn run_commands(commands: &[&str]) -> Value {

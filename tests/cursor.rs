@@ -32,20 +32,9 @@ fn guards(p: &Project) {
 /// `fire EVENT --agent cursor` with Cursor's common fields around `fields`.
 fn cursor(p: &Project, event: &str, fields: Value) -> (Value, Option<i32>) {
     let root = p.path("proj").display().to_string();
-    let mut input = json!({"hook_event_name": event, "conversation_id": "conv-1", "generation_id": "gen-1",
+    let base = json!({"hook_event_name": event, "conversation_id": "conv-1", "generation_id": "gen-1",
         "workspace_roots": [root], "cursor_version": "2.0.77"});
-    for (k, v) in fields.as_object().unwrap() {
-        input[k] = v.clone();
-    }
-    let o = p.fire(event, &input, &["--agent", "cursor"], &[]);
-    let answer = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| {
-        panic!(
-            "{event}: not JSON: {:?} / {}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        )
-    });
-    (answer, o.status.code())
+    common::fire_as_agent(p, "cursor", event, base, fields)
 }
 
 #[test]

@@ -173,6 +173,23 @@ pub fn stdout(o: &Output) -> Value {
         .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
 }
 
+/// `fire --agent AGENT EVENT` with `fields` over `base` (the agent's
+/// common input fields): the JSON answer and the exit code.
+pub fn fire_as_agent(p: &Project, agent: &str, event: &str, mut base: Value, fields: Value) -> (Value, Option<i32>) {
+    for (k, v) in fields.as_object().unwrap() {
+        base[k] = v.clone();
+    }
+    let o = p.fire(event, &base, &["--agent", agent], &[]);
+    let answer = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| {
+        panic!(
+            "{event}: not JSON: {:?} / {}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )
+    });
+    (answer, o.status.code())
+}
+
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
