@@ -284,11 +284,13 @@ fn from_cline(name: &str, mut raw: Map<String, Value>) -> Map<String, Value> {
         }
         let output = call.get("output").cloned();
         if tool == "run_commands" {
-            let commands: Vec<&str> = input
-                .get("commands")
-                .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
+            // Whatever the model sent is judged: an element that is not a
+            // string, or input not in the tool's shape, as its JSON text.
+            let text = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
+            let commands: Vec<String> = match input.get("commands") {
+                Some(Value::Array(a)) => a.iter().map(text).collect(),
+                _ => vec![input.to_string()],
+            };
             raw.insert("tool_name".into(), json!("Bash"));
             raw.insert("tool_input".into(), json!({"command": commands.join("\n")}));
             if let Some(output) = output {
@@ -347,6 +349,23 @@ fn rfc3339(secs: i64, millis: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every command of Cline's shell tool reaches the guards, also one
+    /// that is not a string, and input in another shape as its text.
+    #[test]
+    fn clines_commands_are_judged_whatever_their_shape() {
+        let call = |input: Value| {
+            let raw = json!({"clineVersion": "", "hookName": "tool_call", "taskId": "t",
+                "tool_call": {"id": "c", "name": "run_commands", "input": input}});
+            from_wire("PreToolUse", Dialect::Claude, raw.as_object().unwrap().clone())
+        };
+        let m = call(json!({"commands": ["ls", {"cmd": "rm -rf ~"}]}));
+        assert_eq!(m["tool_name"], "Bash");
+        assert_eq!(m["tool_input"]["command"], "ls\n{\"cmd\":\"rm -rf ~\"}");
+        let m = call(json!({"command": "rm -rf ~"}));
+        assert!(m["tool_input"]["command"].as_str().unwrap().contains("rm -rf ~"));
+        assert_eq!(m["session_id"], "t");
+    }
 
     #[test]
     fn rfc3339_known_dates() {
