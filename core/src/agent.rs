@@ -168,16 +168,12 @@ impl Agent {
             // Those Copilot CLI 1.0.102 runs with Claude Code's payload
             // when named in Claude Code's words (its PermissionRequest
             // keeps its own payload, and is left out).
-            // Cline 3.0.65's hook files hookshot answers, by its names
-            // ([`cline_event`]).
-            Agent::Cline => vec![
-                EventKind::BeforeTool,
-                EventKind::AfterTool,
-                EventKind::BeforeAgent,
-                EventKind::PreCompress,
-                EventKind::SessionStart,
-                EventKind::SessionEnd,
-            ],
+            // The events of the hook files of Cline's hookshot answers.
+            Agent::Cline => {
+                let mut events: Vec<EventKind> = CLINE_HOOK_FILES.iter().map(|(_, e)| *e).collect();
+                events.dedup();
+                events
+            }
             Agent::Copilot => vec![
                 EventKind::SessionStart,
                 EventKind::SessionEnd,
@@ -870,11 +866,9 @@ pub fn parse_event_for(name: &str, agent: Option<Agent>) -> Option<(EventKind, D
     if let Some(a) = agent {
         let d = a.dialect();
         let own = EventKind::ALL.iter().find(|e| e.name_in(d) == Some(name)).copied();
-        let alias = match a {
-            Agent::Cursor => crate::event::cursor_tool_event(name).map(|(e, _)| e),
-            Agent::Cline => cline_event(name),
-            _ => None,
-        };
+        let alias = (a == Agent::Cursor)
+            .then(|| crate::event::cursor_tool_event(name).map(|(e, _)| e))
+            .flatten();
         if let Some(e) = own.or(alias) {
             return Some((e, d));
         }
@@ -882,34 +876,23 @@ pub fn parse_event_for(name: &str, agent: Option<Agent>) -> Option<(EventKind, D
     EventKind::parse(name).or_else(|| crate::event::cursor_tool_event(name).map(|(e, _)| (e, Dialect::Cursor)))
 }
 
-/// The event of one of Cline's hook files (3.0.65): its file names, of
-/// which hookshot answers those with an event of its own. TaskResume is a
-/// session start too; TaskCancel, TaskComplete and TaskError are not
-/// answered (Cline reads nothing from them that hookshot could give).
-pub fn cline_event(file_name: &str) -> Option<EventKind> {
-    Some(match file_name {
-        "PreToolUse" => EventKind::BeforeTool,
-        "PostToolUse" => EventKind::AfterTool,
-        "UserPromptSubmit" => EventKind::BeforeAgent,
-        "PreCompact" => EventKind::PreCompress,
-        "TaskStart" | "TaskResume" => EventKind::SessionStart,
-        "SessionShutdown" => EventKind::SessionEnd,
-        _ => return None,
-    })
-}
+/// Cline's hook files (3.0.65) hookshot answers, by file name, with their
+/// events: TaskResume is a session start too. TaskCancel, TaskComplete and
+/// TaskError are left out (Cline reads nothing from them that hookshot
+/// could give).
+pub const CLINE_HOOK_FILES: &[(&str, EventKind)] = &[
+    ("PreToolUse", EventKind::BeforeTool),
+    ("PostToolUse", EventKind::AfterTool),
+    ("UserPromptSubmit", EventKind::BeforeAgent),
+    ("PreCompact", EventKind::PreCompress),
+    ("TaskStart", EventKind::SessionStart),
+    ("TaskResume", EventKind::SessionStart),
+    ("SessionShutdown", EventKind::SessionEnd),
+];
 
-/// Cline's name of the hook file for `event` (the inverse of
-/// [`cline_event`], TaskStart for a session's start).
-pub fn cline_file_name(event: EventKind) -> Option<&'static str> {
-    Some(match event {
-        EventKind::BeforeTool => "PreToolUse",
-        EventKind::AfterTool => "PostToolUse",
-        EventKind::BeforeAgent => "UserPromptSubmit",
-        EventKind::PreCompress => "PreCompact",
-        EventKind::SessionStart => "TaskStart",
-        EventKind::SessionEnd => "SessionShutdown",
-        _ => return None,
-    })
+/// The event of one of Cline's hook files ([`CLINE_HOOK_FILES`]).
+pub fn cline_event(file_name: &str) -> Option<EventKind> {
+    CLINE_HOOK_FILES.iter().find(|(n, _)| *n == file_name).map(|(_, e)| *e)
 }
 
 /// What an agent gets back from hookshot run as its hook for one event,

@@ -17,16 +17,9 @@ use crate::Fail;
 const MARK: &str =
     "# hookshot: written by `hookshot install --agent cline`; `hookshot uninstall --agent cline` removes it";
 
-/// The events hookshot registers for, by Cline's file names.
+/// The hook files hookshot registers as, by Cline's names.
 pub(super) fn events() -> Vec<&'static str> {
-    let mut names: Vec<&str> = Agent::Cline
-        .events()
-        .into_iter()
-        .filter_map(hookshot::agent::cline_file_name)
-        .collect();
-    // A resumed task starts a session too.
-    names.push("TaskResume");
-    names
+    hookshot::agent::CLINE_HOOK_FILES.iter().map(|(n, _)| *n).collect()
 }
 
 /// Cline's hooks folder for `scope`.
@@ -60,9 +53,14 @@ fn text_of(path: &Path) -> Option<String> {
     file::read_own(path).and_then(|(bytes, _)| String::from_utf8(bytes).ok())
 }
 
+/// The text of `path` when it is a script install wrote.
+fn our_text(path: &Path) -> Option<String> {
+    text_of(path).filter(|t| t.lines().nth(1) == Some(MARK))
+}
+
 /// Whether `path` is a script install wrote.
 fn ours(path: &Path) -> bool {
-    text_of(path).is_some_and(|t| t.lines().nth(1) == Some(MARK))
+    our_text(path).is_some()
 }
 
 /// Writes hookshot's script for each event; the events left to the user's
@@ -137,7 +135,7 @@ pub(super) fn registration(scope: &Scope) -> Option<Registration> {
         missing: Vec::new(),
     };
     for event in &all {
-        let Some(text) = text_of(&dir.join(event)).filter(|t| t.lines().nth(1) == Some(MARK)) else {
+        let Some(text) = our_text(&dir.join(event)) else {
             continue;
         };
         reg.events += 1;

@@ -61,13 +61,6 @@ impl clap::builder::TypedValueParser for AgentName {
             None => {
                 let known: Vec<&str> = self.names().collect();
                 let why = match Agent::parse(&name) {
-                    // Cline's hooks are executables named after their events.
-                    Some(a @ Agent::Cline) => format!(
-                        "`hookshot install` does not register in {}'s hooks yet; make an executable `~/.cline/hooks/EVENT` \
-                         (PreToolUse, PostToolUse, UserPromptSubmit, TaskStart, SessionShutdown, PreCompact) holding \
-                         `#!/bin/sh` and `exec hookshot fire --agent {a} EVENT`",
-                        a.display_name()
-                    ),
                     Some(a) => format!(
                         "`hookshot install` does not register in {}'s files; put `hookshot fire --agent {a} EVENT` in them by hand",
                         a.display_name()
@@ -1325,24 +1318,19 @@ fn uninstall_all(workdir: Option<&Path>, purge: bool) -> Result<u8, Fail> {
     }
     let mut removed = 0;
     for scope in &scopes {
+        let mut count = |done: Result<bool, Fail>| match done {
+            Ok(done) => removed += usize::from(done),
+            Err(e) => {
+                failed += 1;
+                eprintln!("{}", e.message());
+            }
+        };
         for agent in agents() {
             if agent.hooks_are_files() {
-                match cline::uninstall(scope) {
-                    Ok(done) => removed += usize::from(done),
-                    Err(e) => {
-                        failed += 1;
-                        eprintln!("{}", e.message());
-                    }
-                }
+                count(cline::uninstall(scope));
             }
             for f in agent.files_in(scope) {
-                match uninstall_file(agent, scope, &f) {
-                    Ok(done) => removed += usize::from(done),
-                    Err(e) => {
-                        failed += 1;
-                        eprintln!("{}", e.message());
-                    }
-                }
+                count(uninstall_file(agent, scope, &f));
             }
         }
     }
