@@ -79,3 +79,37 @@ fn built_ins_guard_cline_and_a_rewrite_comes_back_in_its_shape() {
     let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-post.json")).unwrap()).unwrap();
     assert_eq!(seen["tool_response"]["stdout"], "hi\n");
 }
+
+/// Input hookshot cannot read still blocks a guarded event in Cline's
+/// words: Cline reads no exit code, so an exit 2 alone would let the tool
+/// run.
+#[test]
+fn unreadable_input_cancels_in_clines_words() {
+    let p = Project::new();
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 0"}]}]}})
+            .to_string(),
+    );
+    let mut child = p
+        .command(&["fire", "--agent", "cline", "PreToolUse"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    common::write_stdin(&mut child, b"{\"clineVersion\": ").unwrap();
+    let o = child.wait_with_output().unwrap();
+    let answer: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| {
+        panic!(
+            "not JSON: {:?} / {}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )
+    });
+    assert_eq!(answer["cancel"], true, "{answer}");
+    assert!(
+        answer["errorMessage"].as_str().unwrap().contains("cannot be read"),
+        "{answer}"
+    );
+}

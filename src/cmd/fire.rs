@@ -254,32 +254,48 @@ fn unreadable(
 ) -> Result<u8, Fail> {
     let caller = Caller::of(named, event, dialect, &Map::new());
     let hooks = build_for(sources, caller.host)?;
+    // Answered in the calling agent's shape, as any other answer: Cline
+    // reads no exit code, Copilot CLI and Cursor no answer at exit 2.
+    let respond = |mut outcome: hookshot::Outcome| -> u8 {
+        let said = hookshot::agent::answer(&mut outcome, caller.host, dialect);
+        println!("{}", said.stdout);
+        said.code
+    };
+    let blocked = |reason: String| {
+        let mut outcome = hookshot::Outcome::empty(event);
+        outcome.output.decision = hookshot::Decision::Block;
+        outcome.output.reason = Some(reason);
+        outcome
+    };
     if hooks.has_hooks(event) && event.guards_an_action() {
         eprintln!("hookshot: {why}");
         eprintln!("hookshot: {event} blocked: its input cannot be read, so its hooks could not check it");
-        return Ok(2);
+        return Ok(respond(blocked(format!(
+            "{event} blocked: its input cannot be read, so its hooks could not check it ({why})"
+        ))));
     }
     // A tool's result its hooks cannot read (nested too deep to parse)
     // would reach the model unscanned: what the model sees of it is
     // replaced, and the closed policy blocks too.
     let closed = hooks.failure_policy() == hookshot::FailPolicy::Closed;
     if hooks.has_hooks(event) && event == EventKind::AfterTool {
-        let mut outcome = hookshot::Outcome::empty(event);
+        let mut outcome = if closed {
+            blocked(format!("blocked by the closed failure policy: {why}"))
+        } else {
+            hookshot::Outcome::empty(event)
+        };
         outcome.output.tool_result = Some(Value::String(format!(
             "[withheld by hookshot: the tool's result could not be read, so its hooks could not check it ({why})]"
         )));
-        if closed {
-            outcome.output.decision = hookshot::Decision::Block;
-            outcome.output.reason = Some(format!("blocked by the closed failure policy: {why}"));
-        }
-        println!("{}", outcome.render(dialect));
         eprintln!("hookshot: warning: {why}; the tool's result was withheld from the model");
-        return Ok(if closed { 2 } else { 0 });
+        return Ok(respond(outcome));
     }
     if closed && hooks.has_hooks(event) && event.can_block() && !event.block_keeps_going() {
         eprintln!("hookshot: {why}");
         eprintln!("hookshot: {event} blocked by the closed failure policy: its input cannot be read");
-        return Ok(2);
+        return Ok(respond(blocked(format!(
+            "{event} blocked by the closed failure policy: its input cannot be read ({why})"
+        ))));
     }
     Err(Fail::Usage(why.to_string()))
 }
