@@ -454,10 +454,7 @@ fn a_codex_registration_never_runs_codex_s_own_file_again() {
     let p = Project::new();
     // Under the closed policy an untrusted project file loaded by mistake
     // would block the event.
-    p.write(
-        "home/.config/hookshot/settings.json",
-        r#"{"hooksConfig": {"onFailure": "closed"}}"#,
-    );
+    p.closed_policy();
     p.write(
         "proj/.codex/hooks.json",
         r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "touch ran-twice"}]}]}}"#,
@@ -959,10 +956,7 @@ fn install_says_which_agents_it_does_not_register_in() {
 #[test]
 fn cline_gets_one_script_per_event_and_its_users_own_hook_file_stays() {
     let p = Project::new();
-    p.write(
-        "home/.config/hookshot/settings.json",
-        r#"{"hooksConfig": {"onFailure": "closed"}}"#,
-    );
+    p.closed_policy();
     let mine = p.write("home/.cline/hooks/PostToolUse", "#!/bin/sh\necho '{}'\n");
     let exe = installed_copy(&p);
     let out = common::output_of_copy(&mut p.command_of(&exe, &["install", "--agent", "cline"]));

@@ -234,10 +234,7 @@ fn a_plugin_calls_its_own_server_by_the_scoped_name() {
 fn mcp_json_is_trusted_with_the_project_and_a_change_withdraws_it() {
     let p = Project::new();
     let log = p.path("calls.jsonl");
-    p.write(
-        "home/.config/hookshot/settings.json",
-        r#"{"hooksConfig": {"onFailure": "closed"}}"#,
-    );
+    p.closed_policy();
     p.write("proj/.mcp.json", &servers(&log).to_string());
     let run = |args: &[&str], input: &Value| p.run(args, input);
     let fire = |input: &Value| run(&["fire", "PreToolUse", "--workdir", "proj"], input);
@@ -270,10 +267,7 @@ fn mcp_json_is_trusted_with_the_project_and_a_change_withdraws_it() {
 #[test]
 fn a_broken_server_file_warns_and_blocks_only_the_hooks_that_need_it() {
     let p = Project::new();
-    p.write(
-        "home/.config/hookshot/settings.json",
-        r#"{"hooksConfig": {"onFailure": "closed"}}"#,
-    );
+    p.closed_policy();
     p.write("proj/.mcp.json", "{\"mcpServers\": {");
     let o = p.fire("PreToolUse", &write_input("/p/a.rs"), &[], &[]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

@@ -303,10 +303,7 @@ fn a_vanished_hookshot_is_a_warning_in_the_agent_or_a_block_under_the_closed_pol
 
     // Closed policy: doctor says the registration is weaker than the
     // policy; a new install blocks, and replaces the old entries.
-    p.write(
-        "home/.config/hookshot/settings.json",
-        r#"{"hooksConfig": {"onFailure": "closed"}}"#,
-    );
+    p.closed_policy();
     let exe = installed_copy(&p);
     let out = p.command(&["doctor"]).output().unwrap();
     assert!(

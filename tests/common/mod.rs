@@ -36,6 +36,14 @@ impl Project {
         self.dir.path().join(rel)
     }
 
+    /// The user's hookshot settings holding only the closed failure policy.
+    pub fn closed_policy(&self) -> PathBuf {
+        self.write(
+            "home/.config/hookshot/settings.json",
+            r#"{"hooksConfig": {"onFailure": "closed"}}"#,
+        )
+    }
+
     pub fn write(&self, rel: &str, text: &str) -> PathBuf {
         let p = self.path(rel);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
