@@ -154,11 +154,14 @@ pub mod spool {
         digest[..12].iter().map(|b| format!("{b:02x}")).collect()
     }
 
+    /// A name no other process makes, always of the same length: a saved
+    /// hook output's path is part of what Codex's context cut keeps room
+    /// for, so a pid of another width must not move the cut.
     pub(crate) fn unique() -> String {
         let t = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();
-        format!("{}-{:x}", std::process::id(), t.as_nanos())
+        format!("{:08x}-{:032x}", std::process::id(), t.as_nanos())
     }
 
     /// Makes the folder (0700); refuses a symlink in its place.
@@ -304,6 +307,15 @@ pub mod spool {
 
         fn now() -> std::time::SystemTime {
             std::time::SystemTime::now()
+        }
+
+        /// Every name is as long as every other (whatever the pid's width):
+        /// a saved output's path length moves Codex's context cut.
+        #[test]
+        fn unique_names_have_one_length() {
+            let a = unique();
+            assert_eq!(a.len(), 8 + 1 + 32, "{a}");
+            assert_ne!(a, unique());
         }
 
         /// A result spooled after the event was planned (its own
