@@ -165,3 +165,88 @@ fn cursors_names_are_told_apart_and_kept_out_of_settings_keys() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// Cursor's generic tool events name its own tools (`Shell`, `Write`,
+/// `StrReplace`, `Read`, with `path` and `contents`): a guard written for
+/// Claude Code's `Bash` or `Write|Edit` meets them, the built-ins judge
+/// them, and a rewrite goes back in Cursor's argument names.
+#[test]
+fn the_generic_tool_events_name_cursors_tools_and_claude_code_guards_meet_them() {
+    let p = Project::new();
+    guards(&p);
+    let cwd = p.path("proj").display().to_string();
+    let (answer, code) = cursor(
+        &p,
+        "preToolUse",
+        json!({"tool_name": "Shell", "tool_input": {"command": "rm -rf build", "cwd": cwd}, "tool_use_id": "t1"}),
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(answer["permission"], "deny", "{answer}");
+    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-pre.json")).unwrap()).unwrap();
+    assert_eq!(
+        (&seen["tool_name"], &seen["tool_input"]["command"]),
+        (&json!("Bash"), &json!("rm -rf build")),
+        "{seen}"
+    );
+    // The built-ins: a force push refused whatever the hooks say.
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"builtins": {"dangerous_confirmation": {"mode": "block"}}}).to_string(),
+    );
+    let (answer, _) = cursor(
+        &p,
+        "preToolUse",
+        json!({"tool_name": "Shell", "tool_input": {"command": "git push --force origin main"}}),
+    );
+    assert_eq!(answer["permission"], "deny", "{answer}");
+    // A file tool: Claude Code's names and arguments for the guards.
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command":
+            "cat > ../seen-write.json; echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"allow\", \"updatedInput\": {\"file_path\": \"/p/b.txt\", \"content\": \"y\"}}}'"}]}]}})
+        .to_string(),
+    );
+    let (answer, _) = cursor(
+        &p,
+        "preToolUse",
+        json!({"tool_name": "Write", "tool_input": {"path": "/p/a.txt", "contents": "x"}}),
+    );
+    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-write.json")).unwrap()).unwrap();
+    assert_eq!(seen["tool_name"], "Write", "{seen}");
+    assert_eq!(
+        (&seen["tool_input"]["file_path"], &seen["tool_input"]["content"]),
+        (&json!("/p/a.txt"), &json!("x")),
+        "{seen}"
+    );
+    assert_eq!(answer["permission"], "allow", "{answer}");
+    assert_eq!(
+        answer["updated_input"],
+        json!({"path": "/p/b.txt", "contents": "y"}),
+        "{answer}"
+    );
+    let (_, _) = cursor(
+        &p,
+        "preToolUse",
+        json!({"tool_name": "StrReplace", "tool_input": {"path": "/p/a.txt", "old_string": "a", "new_string": "b"}}),
+    );
+    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-write.json")).unwrap()).unwrap();
+    assert_eq!(
+        (&seen["tool_name"], &seen["tool_input"]["file_path"]),
+        (&json!("Edit"), &json!("/p/a.txt")),
+        "{seen}"
+    );
+    // After a shell command: its output is the tool's result.
+    guards(&p);
+    let (answer, _) = cursor(
+        &p,
+        "postToolUse",
+        json!({"tool_name": "Shell", "tool_input": {"command": "ls"}, "tool_output": "a b"}),
+    );
+    assert_eq!(answer, json!({"additional_context": "run the tests"}));
+    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-post.json")).unwrap()).unwrap();
+    assert_eq!(
+        (&seen["tool_name"], &seen["tool_response"]["stdout"]),
+        (&json!("Bash"), &json!("a b")),
+        "{seen}"
+    );
+}

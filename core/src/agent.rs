@@ -523,16 +523,36 @@ impl Agent {
                 ("todo_write", "TodoWrite", &[]),
                 ("notebook_edit", "NotebookEdit", &[]),
             ],
+            // The tools of Cursor's generic tool events (`preToolUse`,
+            // `postToolUse`), read in Claude Code's names and arguments
+            // when they arrive ([`crate::input::from_wire`]) and a rewrite
+            // given back in Cursor's ([`Agent::cursor_arguments`]).
+            Agent::Cursor => &[
+                ("Shell", "Bash", &[]),
+                ("Write", "Write", &[("path", "file_path"), ("contents", "content")]),
+                ("StrReplace", "Edit", &[("path", "file_path")]),
+                ("Read", "Read", &[("path", "file_path")]),
+                ("EditNotebook", "NotebookEdit", &[]),
+            ],
             // Cline's payload is made Claude Code's shape when it arrives
             // ([`crate::input::from_wire`]).
-            Agent::Claude
-            | Agent::Codex
-            | Agent::Jcli
-            | Agent::Picoclaw
-            | Agent::Copilot
-            | Agent::Cursor
-            | Agent::Cline => &[],
+            Agent::Claude | Agent::Codex | Agent::Jcli | Agent::Picoclaw | Agent::Copilot | Agent::Cline => &[],
         }
+    }
+
+    /// A rewrite of a tool's arguments, in Claude Code's names, back in
+    /// Cursor's (`file_path` is its `path`, `content` its `contents`):
+    /// every Cursor tool that takes a file names it `path`.
+    pub fn cursor_arguments(args: &serde_json::Map<String, Value>) -> serde_json::Map<String, Value> {
+        let renames = || Agent::Cursor.tool_names().iter().flat_map(|(_, _, r)| r.iter());
+        args.iter()
+            .map(|(k, v)| {
+                let own = renames()
+                    .find(|(_, claude)| claude == k)
+                    .map_or(k.as_str(), |(own, _)| own);
+                (own.to_string(), v.clone())
+            })
+            .collect()
     }
 
     /// Its name for the tool Claude Code calls `claude` (hookshot's

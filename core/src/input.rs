@@ -211,7 +211,7 @@ pub fn from_wire(name: &str, dialect: Dialect, mut raw: Map<String, Value>) -> M
         raw.entry("cwd").or_insert(root);
     }
     let Some((event, tool)) = crate::event::cursor_tool_event(name) else {
-        return raw;
+        return cursor_generic_tool(raw);
     };
     let field = |raw: &Map<String, Value>, k: &str| raw.get(k).cloned();
     let (tool_name, input) = match tool {
@@ -254,6 +254,34 @@ pub fn from_wire(name: &str, dialect: Dialect, mut raw: Map<String, Value>) -> M
             Some(_) => json!({"success": true}),
         };
         raw.insert("tool_response".into(), response);
+    }
+    raw
+}
+
+/// A tool of Cursor's generic tool events (`preToolUse`, `postToolUse`,
+/// `postToolUseFailure`) under Claude Code's name and arguments
+/// ([`crate::Agent::tool_names`]: `Shell` is `Bash`, `Write`'s `path` and
+/// `contents` are `file_path` and `content`), its `tool_output` the
+/// tool's result; tools Claude Code has no name for keep Cursor's.
+fn cursor_generic_tool(mut raw: Map<String, Value>) -> Map<String, Value> {
+    let own = raw.get("tool_name").and_then(Value::as_str).unwrap_or_default();
+    let Some((_, claude, renames)) = crate::Agent::Cursor.tool_names().iter().find(|(o, _, _)| *o == own) else {
+        return raw;
+    };
+    raw.insert("tool_name".into(), json!(claude));
+    if let Some(Value::Object(args)) = raw.get_mut("tool_input") {
+        for (own, claude) in *renames {
+            if let Some(v) = args.remove(*own) {
+                args.entry(*claude).or_insert(v);
+            }
+        }
+    }
+    if let Some(out) = raw.get("tool_output").cloned() {
+        let response = match (*claude, out) {
+            ("Bash", Value::String(text)) => json!({"stdout": text, "stderr": ""}),
+            (_, v) => v,
+        };
+        raw.entry("tool_response").or_insert(response);
     }
     raw
 }

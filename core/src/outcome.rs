@@ -90,7 +90,7 @@ impl Outcome {
                     out.insert("user_message".into(), json!(m));
                 }
                 if let Some(i) = &o.tool_input {
-                    out.insert("updated_input".into(), Value::Object(i.clone()));
+                    out.insert("updated_input".into(), Value::Object(crate::Agent::cursor_arguments(i)));
                 }
             }
             EventKind::BeforeAgent => {

@@ -60,7 +60,11 @@ pub fn name_in(dialect: Dialect, name: &str) -> Cow<'_, str> {
 /// gemini's argument names renamed to Claude's for the tool `gemini_name`
 /// (a Claude hook reads `file_path`, not `absolute_path`).
 fn claude_arguments(gemini_name: &str) -> Renames {
-    names()
+    // gemini-cli's alone: Cursor's `Read` and `Write` are Claude Code's
+    // names, and Claude Code's arguments must stay its own.
+    Agent::Gemini
+        .tool_names()
+        .iter()
         .find(|(g, _, _)| *g == gemini_name)
         .map_or(&[], |(_, _, renames)| renames)
 }
@@ -108,5 +112,12 @@ mod tests {
         // Qwen Code's ids, which its matchers and Claude Code's names reach.
         assert!(same_tool("Edit", "edit") && same_tool("edit", "Edit"));
         assert!(same_tool("Bash", "run_shell_command"));
+        // Cursor's shell tool; its file tools' renames are its own, never
+        // applied to Claude Code's tools of the same name.
+        assert!(same_tool("Bash", "Shell") && same_tool("Edit", "StrReplace"));
+        let mut args = serde_json::Map::from_iter([("file_path".to_string(), serde_json::json!("/a"))]);
+        arguments_from_claude("Write", &mut args);
+        arguments_from_claude("Read", &mut args);
+        assert_eq!(args.keys().collect::<Vec<_>>(), ["file_path"]);
     }
 }
