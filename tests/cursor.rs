@@ -191,7 +191,7 @@ fn the_generic_tool_events_name_cursors_tools_and_claude_code_guards_meet_them()
     // The built-ins: a force push refused whatever the hooks say.
     p.write(
         "home/.config/hookshot/settings.json",
-        &json!({"builtins": {"dangerous_confirmation": {"mode": "block"}}}).to_string(),
+        &json!({"builtins": {"dangerous_confirmation": {"mode": "deny"}}}).to_string(),
     );
     let (answer, _) = cursor(
         &p,

@@ -935,7 +935,7 @@ fn qwen_code_is_installed_and_answered_as_itself() {
 #[test]
 fn install_says_which_agents_it_does_not_register_in() {
     let p = Project::new();
-    for agent in ["cursor", "jcli"] {
+    for agent in ["picoclaw", "jcli"] {
         let out = install(&p, &["--agent", agent]);
         assert_ne!(out.status.code(), Some(0), "{agent}: {:?}", text(&out));
         let said = text(&out).1;
@@ -999,4 +999,113 @@ fn cline_gets_one_script_per_event_and_its_users_own_hook_file_stays() {
     assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
     assert!(!pre.exists() && !p.path("home/.cline/hooks/TaskStart").exists());
     assert_eq!(std::fs::read_to_string(&mine).unwrap(), "#!/bin/sh\necho '{}'\n");
+}
+
+/// Cursor's `hooks.json` gets flat entries under `"version": 1` beside the
+/// user's own, for its generic events and `beforeReadFile`; each runs as
+/// Cursor runs it (its payload on stdin, the answer read at exit 0); under
+/// the closed policy the guarding entries fail closed in Cursor's own
+/// words too, and a vanished hookshot denies with exit 2; uninstall puts
+/// the file back byte for byte.
+#[test]
+fn cursor_gets_flat_entries_that_guard_and_its_file_comes_back_as_it_was() {
+    let p = Project::new();
+    p.closed_policy();
+    let mine =
+        "{\n  \"version\": 1,\n  \"hooks\": {\n    \"afterFileEdit\": [{\"command\": \"./hooks/format.sh\"}]\n  }\n}\n";
+    let file = p.write("home/.cursor/hooks.json", mine);
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"hooksConfig": {"onFailure": "closed"},
+                "builtins": {"dangerous_confirmation": {"mode": "deny"}, "security_scan": {"mode": "redact"}}})
+        .to_string(),
+    );
+    let exe = installed_copy(&p);
+    let out = common::output_of_copy(&mut p.command_of(&exe, &["install", "--agent", "cursor"]));
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(doc["version"], 1);
+    assert_eq!(doc["hooks"]["afterFileEdit"], json!([{"command": "./hooks/format.sh"}]));
+    for event in [
+        "preToolUse",
+        "postToolUse",
+        "beforeSubmitPrompt",
+        "stop",
+        "sessionStart",
+        "beforeReadFile",
+    ] {
+        let entries = doc["hooks"][event]
+            .as_array()
+            .unwrap_or_else(|| panic!("{event}: {doc}"));
+        let entry = entries.last().unwrap();
+        assert!(
+            entry.get("hooks").is_none() && entry.get("timeout").is_none(),
+            "{entry}"
+        );
+        let guards = matches!(event, "preToolUse" | "beforeSubmitPrompt" | "beforeReadFile");
+        assert_eq!(
+            entry.get("failClosed"),
+            guards.then_some(&json!(true)),
+            "{event}: {entry}"
+        );
+    }
+    let command = |event: &str| {
+        doc["hooks"][event].as_array().unwrap().last().unwrap()["command"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(command("preToolUse").contains("fire --agent cursor preToolUse"));
+    let proj = p.path("proj").display().to_string();
+    let base =
+        json!({"conversation_id": "c1", "generation_id": "g1", "workspace_roots": [proj], "cursor_version": "2.0.77"});
+    let with = |fields: Value| {
+        let mut input = base.clone();
+        for (k, v) in fields.as_object().unwrap() {
+            input[k] = v.clone();
+        }
+        input.to_string()
+    };
+    let out = agent_runs(
+        &p,
+        &command("preToolUse"),
+        with(json!({"hook_event_name": "preToolUse", "tool_name": "Shell", "tool_input": {"command": "git push --force origin main"}})).as_bytes(),
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert_eq!(common::stdout(&out)["permission"], "deny", "{:?}", text(&out));
+    let out = agent_runs(
+        &p,
+        &command("beforeReadFile"),
+        with(
+            json!({"hook_event_name": "beforeReadFile", "file_path": format!("{proj}/.env"),
+            "content": "GITHUB_TOKEN=ghp_16C7e42F292c6912E7710c838347Ae178B4a\n"}),
+        )
+        .as_bytes(),
+        &[],
+    );
+    assert_eq!(common::stdout(&out)["permission"], "deny", "{:?}", text(&out));
+    let doctor = p.command_of(&exe, &["doctor"]).output().unwrap();
+    assert!(text(&doctor).0.contains(".cursor/hooks.json"), "{:?}", text(&doctor));
+    // hookshot gone: Cursor denies at exit 2.
+    std::fs::rename(&exe, p.path("bin/elsewhere")).unwrap();
+    let out = agent_runs(
+        &p,
+        &command("preToolUse"),
+        with(json!({"hook_event_name": "preToolUse", "tool_name": "Shell", "tool_input": {"command": "ls"}}))
+            .as_bytes(),
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2), "{:?}", text(&out));
+    std::fs::rename(p.path("bin/elsewhere"), &exe).unwrap();
+    let out = common::output_of_copy(&mut p.command_of(&exe, &["uninstall", "--agent", "cursor"]));
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), mine);
+    // A file hookshot created goes with its registration.
+    let out = common::output_of_copy(&mut p.command_of(&exe, &["install", "--agent", "cursor", "--project", "proj"]));
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(p.path("proj/.cursor/hooks.json").exists());
+    let out = common::output_of_copy(&mut p.command_of(&exe, &["uninstall", "--agent", "cursor", "--project", "proj"]));
+    assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
+    assert!(!p.path("proj/.cursor/hooks.json").exists());
 }

@@ -314,6 +314,13 @@ impl Agent {
             read: false,
             ..file("hookshot.json", Some("copilot.json"))
         }];
+        // Cursor's own entries are flat (`{"command": ...}` under an
+        // event, [`Agent::flat_entries`]); hookshot registers there and
+        // does not read the rest, which Cursor runs itself.
+        const CURSOR: &[AgentFile] = &[AgentFile {
+            read: false,
+            ..file("hooks.json", Some("cursor.json"))
+        }];
         match self {
             Agent::Claude => CLAUDE,
             Agent::Gemini => GEMINI,
@@ -321,9 +328,7 @@ impl Agent {
             Agent::Jcli => JCLI,
             Agent::Qwen => QWEN,
             Agent::Copilot => COPILOT,
-            // hookshot does not read Cursor's files yet, nor register in
-            // them: its hooks are run as a hand-written `fire --agent cursor`.
-            Agent::Cursor => &[],
+            Agent::Cursor => CURSOR,
             // Cline's hooks are executables, one per event, not a file of
             // hooks: hookshot is run as one of them (`fire --agent cline`).
             Agent::Cline => &[],
@@ -415,19 +420,42 @@ impl Agent {
         self == Agent::Copilot && event != EventKind::BeforeTool
     }
 
-    /// The key of a hook entry's timeout in its files, in seconds.
-    pub fn timeout_key(self) -> &'static str {
+    /// The key of a hook entry's timeout in its files, in seconds; `None`
+    /// where install writes none: Cursor's reference gives its `timeout`
+    /// in seconds and integrations read it as milliseconds, and 600 read
+    /// as milliseconds would end hookshot after 0.6 s.
+    pub fn timeout_key(self) -> Option<&'static str> {
         match self {
-            Agent::Copilot => "timeoutSec",
-            _ => "timeout",
+            Agent::Copilot => Some("timeoutSec"),
+            Agent::Cursor => None,
+            _ => Some("timeout"),
         }
     }
 
     /// The keys its hook files must carry besides `hooks` (Copilot CLI
-    /// refuses a file without `"version": 1`).
+    /// refuses a file without `"version": 1`; Cursor's reference asks
+    /// for it).
     pub fn file_header(self) -> &'static [(&'static str, u64)] {
         match self {
-            Agent::Copilot => &[("version", 1)],
+            Agent::Copilot | Agent::Cursor => &[("version", 1)],
+            _ => &[],
+        }
+    }
+
+    /// Whether each entry under an event of its files is one hook
+    /// (`{"command": ..., "matcher": ...}`, Cursor's), not a group
+    /// holding `hooks`.
+    pub fn flat_entries(self) -> bool {
+        self == Agent::Cursor
+    }
+
+    /// Its events that name their tool which `hookshot install` registers
+    /// besides [`Agent::events`]: Cursor's `beforeReadFile`, the one
+    /// event that carries a file's content before the model reads it
+    /// (`security_scan` keeps a `.env` out of the conversation there).
+    pub fn tool_events_registered(self) -> &'static [&'static str] {
+        match self {
+            Agent::Cursor => &["beforeReadFile"],
             _ => &[],
         }
     }

@@ -149,6 +149,7 @@ impl Install for Agent {
             .into_iter()
             .filter(|e| !matches!(e, EventKind::WorktreeCreate | EventKind::WorktreeRemove))
             .filter_map(|e| e.name_in(d))
+            .chain(self.tool_events_registered().iter().copied())
             .collect()
     }
 
@@ -162,9 +163,13 @@ impl Install for Agent {
 
     /// One registration: `hookshot fire EVENT`, no matcher (every target).
     fn entry(self, command: &str, event: &str) -> Value {
-        let timeout = self.timeout_value(event, AGENT_TIMEOUT_S);
+        if self.flat_entries() {
+            return json!({"command": command});
+        }
         let mut hook = json!({"type": "command", "command": command});
-        hook[self.timeout_key()] = json!(timeout);
+        if let Some(key) = self.timeout_key() {
+            hook[key] = json!(self.timeout_value(event, AGENT_TIMEOUT_S));
+        }
         if self.names_hooks() {
             hook["name"] = json!("hookshot");
         }
@@ -411,10 +416,11 @@ enum Fallback {
 }
 
 /// Whether blocking `event` when hookshot cannot run is the safe answer
-/// ([`EventKind::guards_an_action`]); under the closed failure policy the
-/// other events get the warning too.
+/// ([`EventKind::guards_an_action`]; Cursor's `beforeReadFile` is a
+/// before-tool event); under the closed failure policy the other events
+/// get the warning too.
 fn block_is_safe(event: &str) -> bool {
-    EventKind::parse(event).is_some_and(|(e, _)| e.guards_an_action())
+    hookshot::agent::parse_event_for(event, None).is_some_and(|(e, _)| e.guards_an_action())
 }
 
 fn fallback_for(policy: FailPolicy, event: &str) -> Fallback {
@@ -620,13 +626,22 @@ fn is_ours(hook: &Value) -> bool {
     ours(hook).is_some()
 }
 
+/// The hooks of one entry of an event's list: a group's `hooks`, or the
+/// entry itself where the agent's entries are flat (Cursor's
+/// `{"command": ...}`).
+fn handlers(group: &Value) -> &[Value] {
+    match group.get("hooks") {
+        Some(Value::Array(hs)) => hs,
+        _ if group.get("command").is_some() => std::slice::from_ref(group),
+        _ => &[],
+    }
+}
+
 /// Whether a hook group holds hookshot's entries and nothing else (the
 /// group `install` adds): the groups that are not are the user's own.
 fn only_ours(group: &Value) -> bool {
-    group
-        .get("hooks")
-        .and_then(Value::as_array)
-        .is_some_and(|hs| !hs.is_empty() && hs.iter().all(is_ours))
+    let hs = handlers(group);
+    !hs.is_empty() && hs.iter().all(is_ours)
 }
 
 fn side(path: &Path, suffix: &str) -> PathBuf {
@@ -651,6 +666,13 @@ fn groups_of(doc: &Map<String, Value>) -> impl Iterator<Item = (&String, &Vec<Va
 fn cannot_take(agent: Agent, event: &str, group: &Value, imported: &Path) -> Option<String> {
     if !agent.registered_events().contains(&event) {
         return Some(format!("hookshot does not run {} hooks for {event}", agent.name()));
+    }
+    if agent.flat_entries() {
+        return Some(format!(
+            "hookshot does not read {}'s own hook entries; {} runs them",
+            agent.display_name(),
+            agent.display_name()
+        ));
     }
     let hooks = group.get("hooks").and_then(Value::as_array);
     if let Some(kind) = hooks.into_iter().flatten().find_map(|h| {
@@ -701,11 +723,8 @@ fn take_theirs(agent: Agent, doc: &mut Map<String, Value>, imported: &Path) -> (
             }
             match cannot_take(agent, event, g, imported) {
                 Some(why) => {
-                    let what = g
-                        .get("hooks")
-                        .and_then(Value::as_array)
-                        .into_iter()
-                        .flatten()
+                    let what = handlers(g)
+                        .iter()
                         .filter_map(|h| h.get("command").or_else(|| h.get("url")).and_then(Value::as_str))
                         .collect::<Vec<_>>()
                         .join(", ");
@@ -756,7 +775,10 @@ fn remove_ours_from(groups: &mut Vec<Value>) -> usize {
     let mut removed = 0;
     groups.retain_mut(|g| {
         let Some(Value::Array(hs)) = g.get_mut("hooks") else {
-            return true;
+            // A flat entry (Cursor's) is one hook.
+            let ours = g.get("command").is_some() && is_ours(g);
+            removed += usize::from(ours);
+            return !ours;
         };
         let before = hs.len();
         hs.retain(|h| !is_ours(h));
@@ -824,14 +846,19 @@ fn register(
                 path.display()
             )));
         };
-        let entry = agent.entry(&command, event);
+        let mut entry = agent.entry(&command, event);
+        // Cursor blocks the action itself when a hook it was told fails
+        // closed crashes or times out: the closed policy, where hookshot's
+        // own fallback cannot answer.
+        if agent.flat_entries() && fallback_for(policy, event) == Fallback::Block {
+            entry["failClosed"] = json!(true);
+        }
         // The whole handler, not only its command: an install by an older
         // hookshot (a timeout the agent clamps, say) is brought up to date.
         let present = groups
             .iter()
-            .filter_map(|g| g.get("hooks").and_then(Value::as_array))
-            .flatten()
-            .any(|h| Some(h) == entry["hooks"].get(0));
+            .flat_map(handlers)
+            .any(|h| handlers(&entry).first() == Some(h));
         if !present {
             remove_ours_from(groups);
             // After the user's own groups: Codex keeps each hook's approval
@@ -1541,12 +1568,7 @@ pub(crate) fn registration(agent: Agent, project: Option<&Path>) -> Option<Regis
             missing: Vec::new(),
         };
         for (event, groups) in groups_of(&file.doc) {
-            let found: Vec<_> = groups
-                .iter()
-                .filter_map(|g| g.get("hooks").and_then(Value::as_array))
-                .flatten()
-                .filter_map(ours)
-                .collect();
+            let found: Vec<_> = groups.iter().flat_map(handlers).filter_map(ours).collect();
             found_any |= !found.is_empty();
             reg.events += usize::from(!found.is_empty() && all.contains(&event.as_str()));
             for (guarded, program) in found {

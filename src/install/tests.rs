@@ -151,7 +151,7 @@ fn the_closed_policy_blocks_only_where_a_block_is_safe() {
 fn every_agent_event_name_is_known() {
     for agent in agents() {
         for e in agent.registered_events() {
-            assert!(EventKind::parse(e).is_some(), "{agent}: {e}");
+            assert!(hookshot::agent::parse_event_for(e, None).is_some(), "{agent}: {e}");
         }
     }
     assert!(!Agent::Claude.registered_events().contains(&"WorktreeCreate"));
