@@ -984,6 +984,21 @@ fn cline_gets_one_script_per_event_and_its_users_own_hook_file_stays() {
         "{:?}",
         text(&doctor)
     );
+    // hookshot ending without an answer (a crash): Cline reads no exit
+    // code, so the script cancels, with the reason.
+    std::fs::rename(&exe, p.path("bin/real")).unwrap();
+    p.write("bin/hookshot", "#!/bin/sh\ncat >/dev/null; exit 101\n");
+    std::fs::set_permissions(&exe, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out = common::output_of_copy(std::process::Command::new(&pre).stdin(std::process::Stdio::null()));
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["cancel"], true, "{answer}");
+    assert!(
+        answer["errorMessage"]
+            .as_str()
+            .unwrap()
+            .contains("ended without an answer (exit 101)"),
+        "{answer}"
+    );
     // hookshot gone: the tool call is cancelled, with the reason.
     std::fs::remove_file(&exe).unwrap();
     let mut run = std::process::Command::new(&pre);

@@ -30,21 +30,31 @@ pub(super) fn folder(scope: &Scope) -> PathBuf {
     }
 }
 
-/// The script for `event`: hookshot, or, when it is not there any more,
-/// what the failure policy says (Cline reads the answer at any exit code:
-/// a block is `cancel`).
+/// The script for `event`: hookshot's answer, or, when hookshot is not
+/// there any more or ends without answering (a crash, a signal, a settings
+/// file it could not read: Cline reads no exit code, so that would be
+/// silence and the event would go on), what the failure policy says:
+/// a block is `cancel`.
 fn script(program: &str, event: &str, policy: FailPolicy) -> String {
     let guards = hookshot::agent::cline_event(event).is_some_and(EventKind::guards_an_action);
-    let why = format!(
-        "hookshot could not run (it is not installed there any more): {event}; reinstall hookshot, or run: hookshot uninstall --all"
-    );
-    let fallback = if policy == FailPolicy::Closed && guards {
-        format!("echo '{{\"cancel\": true, \"errorMessage\": \"{why} (blocked by the closed failure policy)\"}}'",)
+    let fix = "reinstall hookshot, or run: hookshot uninstall --all";
+    let answer = if policy == FailPolicy::Closed && guards {
+        "printf '{\"cancel\": true, \"errorMessage\": \"%s (blocked by the closed failure policy)\"}\\n' \"$m\""
     } else {
-        "echo '{}'".to_string()
+        "echo '{}'"
     };
     format!(
-        "#!/bin/sh\n{MARK}\nP={program}\n[ -x \"$P\" ] && exec \"$P\" fire --agent cline {event}\ncat >/dev/null\necho '{why}' >&2\n{fallback}\n"
+        "#!/bin/sh\n{MARK}\nP={program}\n\
+         if [ -x \"$P\" ]; then\n\
+         \x20 out=$(\"$P\" fire --agent cline {event}); s=$?\n\
+         \x20 [ -n \"$out\" ] && {{ printf '%s\\n' \"$out\"; exit 0; }}\n\
+         \x20 m=\"hookshot fire {event} ended without an answer (exit $s), so its hooks did not run; {fix}\"\n\
+         else\n\
+         \x20 cat >/dev/null\n\
+         \x20 m=\"hookshot could not run (it is not installed there any more): {event}; {fix}\"\n\
+         fi\n\
+         echo \"$m\" >&2\n\
+         {answer}\n"
     )
 }
 
