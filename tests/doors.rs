@@ -93,8 +93,20 @@ fn fire_warm_and_serve_give_hooks_the_same_environment_and_the_agent_the_same_an
             assert!(started.elapsed().as_secs() < 20, "{name}: no warm server started");
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
-        let warm_answer = fire("warm", &warm);
-        let parent = std::fs::read_to_string(p.path("seen-warm.parent")).unwrap();
+        // A client that hears nothing from the server for 3 s runs the
+        // event itself (by design: an overloaded server must not cost the
+        // agent its timeout), which a loaded test machine can provoke:
+        // the server must answer one of three asks.
+        let mut warm_answer = Value::Null;
+        let mut parent = String::new();
+        for _ in 0..3 {
+            warm_answer = fire("warm", &warm);
+            parent = std::fs::read_to_string(p.path("seen-warm.parent")).unwrap();
+            if parent.contains("warm-server") {
+                break;
+            }
+            std::fs::remove_file(p.path("seen-warm")).unwrap();
+        }
         assert!(
             parent.contains("warm-server"),
             "{name}: not answered by the warm server: {parent}"
