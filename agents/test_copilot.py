@@ -174,6 +174,35 @@ class CopilotCli(unittest.TestCase):
         ran = [f for f in os.listdir(place.root) if f.startswith("claude-hook-")]
         self.assertEqual(len(ran), 1, ran)
 
+    def test_its_own_camelcase_events_run_hookshot_and_are_answered_in_their_shape(self):
+        # Copilot CLI's own format: camelCase events, flat `bash` entries,
+        # its payload (`toolName`, `toolArgs`) and its answers at the top.
+        # Natively a hook denies in its words and an agentStop hook makes
+        # it go on; under hookshot a Claude Code guard and Stop hook do the
+        # same through a hand-written `hookshot fire` (one names the agent,
+        # one leaves it to COPILOT_CLI).
+        deny = {"permissionDecision": "deny", "permissionDecisionReason": "no shell today"}
+        go_on = ("[ -e went-on ] && exit 0; touch went-on; "
+                 "echo '{\"decision\": \"block\", \"reason\": \"run the tests first\"}'")
+        for under in (False, True):
+            with self.subTest(under_hookshot=under):
+                place = harness.Place()
+                self.addCleanup(place.remove)
+                if under:
+                    place.write("home/.config/hookshot/settings.json", {"hooks": dict(
+                        hook("echo 'no shell today' >&2; exit 2", matcher="Bash"),
+                        **hook(harness.STOP_ONCE, event="Stop"))})
+                    entries = {"preToolUse": [{"type": "command", "bash": f"'{HOOKSHOT}' fire --agent copilot preToolUse"}],
+                               "agentStop": [{"type": "command", "bash": f"'{HOOKSHOT}' fire agentStop"}]}
+                else:
+                    entries = {"preToolUse": [{"type": "command", "bash": f"echo '{json.dumps(deny)}'"}],
+                               "agentStop": [{"type": "command", "bash": go_on}]}
+                place.write("home/.copilot/hooks/mine.json", {"version": 1, "hooks": entries})
+                run = harness.run_copilot(place, [SHELL, DONE, {"text": "tests run"}])
+                self.assertEqual(run.rc, 0, run.stderr[-2000:])
+                harness.blocked_with(self, place, run, "no shell today")
+                self.assertIn("run the tests first", run.shown_to_model())
+
 
 if __name__ == "__main__":
     unittest.main()

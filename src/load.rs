@@ -82,6 +82,13 @@ pub(crate) fn parse_event_for(
     name: &str,
     agent: Option<hookshot::Agent>,
 ) -> Result<(EventKind, hookshot::Dialect), Fail> {
+    // Copilot CLI's camelCase names are most of them Cursor's too: the
+    // variable it sets for its hooks says who calls a hand-written entry.
+    let agent = agent.or_else(|| {
+        std::env::var_os("COPILOT_CLI")
+            .is_some_and(|v| !v.is_empty())
+            .then_some(hookshot::Agent::Copilot)
+    });
     hookshot::agent::parse_event_for(name, agent).ok_or_else(|| {
         let hint = hookshot_core::suggest::did_you_mean(name, wire_names())
             .map(|s| format!("; did you mean \"{s}\"?"))

@@ -789,6 +789,7 @@ impl Agent {
             Dialect::Jcli => Agent::Jcli,
             Dialect::Picoclaw => Agent::Picoclaw,
             Dialect::Cursor => Agent::Cursor,
+            Dialect::Copilot => Agent::Copilot,
         }
     }
 
@@ -893,6 +894,9 @@ pub fn detect(
             Some(Agent::Claude)
         } else if set("GEMINI_PROJECT_DIR") && dialect == Dialect::Gemini {
             Some(Agent::Gemini)
+        } else if dialect == Dialect::Copilot {
+            // Its camelCase names are read as its own only when it calls.
+            Some(Agent::Copilot)
         } else if dialect == Dialect::Cursor {
             // Only Cursor names events in its words.
             Some(Agent::Cursor)
@@ -911,6 +915,13 @@ pub fn parse_event_for(name: &str, agent: Option<Agent>) -> Option<(EventKind, D
     if agent == Some(Agent::Cline) {
         return cline_event(name).map(|e| (e, Dialect::Claude));
     }
+    if agent == Some(Agent::Copilot)
+        && let Some(e) = EventKind::ALL
+            .iter()
+            .find(|e| e.name_in(Dialect::Copilot) == Some(name))
+    {
+        return Some((*e, Dialect::Copilot));
+    }
     if let Some(a) = agent {
         let d = a.dialect();
         let own = EventKind::ALL.iter().find(|e| e.name_in(d) == Some(name)).copied();
@@ -923,6 +934,22 @@ pub fn parse_event_for(name: &str, agent: Option<Agent>) -> Option<(EventKind, D
     }
     EventKind::parse(name).or_else(|| crate::event::cursor_tool_event(name).map(|(e, _)| (e, Dialect::Cursor)))
 }
+
+/// The tools of GitHub Copilot CLI's own camelCase events (1.0.102) by
+/// their names there and Claude Code's, the names it gives them itself
+/// when it sends Claude Code's event names (its changelog: "Claude-format
+/// hook payloads carry the Claude tool name (`Bash` rather than
+/// `bash`)"); their arguments are its own either way.
+pub const COPILOT_TOOLS: &[(&str, &str)] = &[
+    ("bash", "Bash"),
+    ("view", "Read"),
+    ("edit", "Edit"),
+    ("create", "Write"),
+    ("glob", "Glob"),
+    ("grep", "Grep"),
+    ("web_fetch", "WebFetch"),
+    ("task", "Task"),
+];
 
 /// Cline's hook files (3.0.65) hookshot answers, by file name, with their
 /// events: TaskResume is a session start too. TaskCancel, TaskComplete and
@@ -1350,7 +1377,7 @@ mod tests {
         assert_eq!(Agent::Codex.registered_file(true).unwrap().name, "hooks.json");
         assert!(!Agent::Jcli.installable() && !Agent::Picoclaw.installable());
         let imported: Vec<_> = imported_files().collect();
-        assert_eq!(imported.len(), 6);
+        assert_eq!(imported.len(), 7);
         for (name, agent) in imported {
             assert_eq!(Agent::of_imported(name), Some(agent));
         }

@@ -24,16 +24,23 @@ pub enum Dialect {
     Picoclaw,
     /// Cursor `hooks.json` (camelCase events; its own payloads and answers).
     Cursor,
+    /// GitHub Copilot CLI's own camelCase events (`preToolUse`,
+    /// `userPromptSubmitted`, `agentStop`), with its payload (`toolName`,
+    /// `toolArgs`, a millisecond `timestamp`) and answers
+    /// (`permissionDecision`, `modifiedArgs`) at the top. A name it shares
+    /// with Cursor is Cursor's unless Copilot CLI is named or calls.
+    Copilot,
 }
 
 impl Dialect {
     /// All dialects, in the order names are looked up when a name is shared.
-    pub const ALL: [Dialect; 5] = [
+    pub const ALL: [Dialect; 6] = [
         Dialect::Gemini,
         Dialect::Claude,
         Dialect::Jcli,
         Dialect::Picoclaw,
         Dialect::Cursor,
+        Dialect::Copilot,
     ];
 
     /// The dialect's name as users write it.
@@ -44,6 +51,7 @@ impl Dialect {
             Dialect::Jcli => "jcli",
             Dialect::Picoclaw => "picoclaw",
             Dialect::Cursor => "cursor",
+            Dialect::Copilot => "copilot",
         }
     }
 }
@@ -76,7 +84,7 @@ impl fmt::Display for Dialect {
 }
 
 macro_rules! events {
-    ($( $(#[$doc:meta])* $kind:ident => [$gemini:expr, $claude:expr, $jcli:expr, $pico:expr, $cursor:expr] ),+ $(,)?) => {
+    ($( $(#[$doc:meta])* $kind:ident => [$gemini:expr, $claude:expr, $jcli:expr, $pico:expr, $cursor:expr, $copilot:expr] ),+ $(,)?) => {
         /// One point of the agent loop, whatever a dialect calls it.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum EventKind {
@@ -89,8 +97,8 @@ macro_rules! events {
 
             /// The name `dialect` gives this event, if the dialect has it.
             pub fn name_in(self, dialect: Dialect) -> Option<&'static str> {
-                let names: [Option<&'static str>; 5] = match self {
-                    $( EventKind::$kind => [$gemini, $claude, $jcli, $pico, $cursor], )+
+                let names: [Option<&'static str>; 6] = match self {
+                    $( EventKind::$kind => [$gemini, $claude, $jcli, $pico, $cursor, $copilot], )+
                 };
                 names[dialect as usize]
             }
@@ -100,94 +108,94 @@ macro_rules! events {
 
 events! {
     /// Before a tool runs (may block, ask, or rewrite the tool's input).
-    BeforeTool => [Some("BeforeTool"), Some("PreToolUse"), Some("pre_tool_execution"), Some("before_tool"), Some("preToolUse")],
+    BeforeTool => [Some("BeforeTool"), Some("PreToolUse"), Some("pre_tool_execution"), Some("before_tool"), Some("preToolUse"), Some("preToolUse")],
     /// After a tool ran successfully.
-    AfterTool => [Some("AfterTool"), Some("PostToolUse"), Some("post_tool_execution"), Some("after_tool"), Some("postToolUse")],
+    AfterTool => [Some("AfterTool"), Some("PostToolUse"), Some("post_tool_execution"), Some("after_tool"), Some("postToolUse"), Some("postToolUse")],
     /// After a tool failed.
-    AfterToolFailure => [None, Some("PostToolUseFailure"), Some("post_tool_execution_failure"), None, Some("postToolUseFailure")],
+    AfterToolFailure => [None, Some("PostToolUseFailure"), Some("post_tool_execution_failure"), None, Some("postToolUseFailure"), Some("postToolUseFailure")],
     /// A permission decision for a tool call is needed.
-    PermissionRequest => [None, Some("PermissionRequest"), None, Some("approve_tool"), None],
+    PermissionRequest => [None, Some("PermissionRequest"), None, Some("approve_tool"), None, None],
     /// The user's prompt is about to be handled by the agent.
-    BeforeAgent => [Some("BeforeAgent"), Some("UserPromptSubmit"), Some("pre_send_message"), None, Some("beforeSubmitPrompt")],
+    BeforeAgent => [Some("BeforeAgent"), Some("UserPromptSubmit"), Some("pre_send_message"), None, Some("beforeSubmitPrompt"), Some("userPromptSubmitted")],
     /// The user's prompt was accepted (notification only).
-    AfterPromptSubmit => [None, None, Some("post_send_message"), None, None],
+    AfterPromptSubmit => [None, None, Some("post_send_message"), None, None, None],
     /// The agent is about to finish its answer.
-    AfterAgent => [Some("AfterAgent"), Some("Stop"), Some("stop"), None, Some("stop")],
+    AfterAgent => [Some("AfterAgent"), Some("Stop"), Some("stop"), None, Some("stop"), Some("agentStop")],
     /// A sub-agent starts.
-    SubagentStart => [None, Some("SubagentStart"), None, None, Some("subagentStart")],
+    SubagentStart => [None, Some("SubagentStart"), None, None, Some("subagentStart"), Some("subagentStart")],
     /// A sub-agent is about to finish.
-    SubagentStop => [None, Some("SubagentStop"), None, None, Some("subagentStop")],
+    SubagentStop => [None, Some("SubagentStop"), None, None, Some("subagentStop"), Some("subagentStop")],
     /// Before a request is sent to the model.
-    BeforeModel => [Some("BeforeModel"), None, Some("pre_llm_request"), Some("before_llm"), None],
+    BeforeModel => [Some("BeforeModel"), None, Some("pre_llm_request"), Some("before_llm"), None, None],
     /// After the model answered (per chunk when streaming).
-    AfterModel => [Some("AfterModel"), None, Some("post_llm_response"), Some("after_llm"), None],
+    AfterModel => [Some("AfterModel"), None, Some("post_llm_response"), Some("after_llm"), None, None],
     /// Before the model chooses among tools.
-    BeforeToolSelection => [Some("BeforeToolSelection"), None, None, None, None],
+    BeforeToolSelection => [Some("BeforeToolSelection"), None, None, None, None, None],
     /// A session starts (startup, resume, clear).
-    SessionStart => [Some("SessionStart"), Some("SessionStart"), Some("session_start"), None, Some("sessionStart")],
+    SessionStart => [Some("SessionStart"), Some("SessionStart"), Some("session_start"), None, Some("sessionStart"), Some("sessionStart")],
     /// A session ends.
-    SessionEnd => [Some("SessionEnd"), Some("SessionEnd"), Some("session_end"), None, Some("sessionEnd")],
+    SessionEnd => [Some("SessionEnd"), Some("SessionEnd"), Some("session_end"), None, Some("sessionEnd"), Some("sessionEnd")],
     /// Before the context is compressed.
-    PreCompress => [Some("PreCompress"), Some("PreCompact"), Some("pre_auto_compact"), None, Some("preCompact")],
+    PreCompress => [Some("PreCompress"), Some("PreCompact"), Some("pre_auto_compact"), None, Some("preCompact"), None],
     /// After the context was compressed.
-    PostCompress => [None, Some("PostCompact"), Some("post_auto_compact"), None, None],
+    PostCompress => [None, Some("PostCompact"), Some("post_auto_compact"), None, None, None],
     /// Before a turn-level (micro) compaction.
-    PreMicroCompact => [None, None, Some("pre_micro_compact"), None, None],
+    PreMicroCompact => [None, None, Some("pre_micro_compact"), None, None, None],
     /// After a turn-level (micro) compaction.
-    PostMicroCompact => [None, None, Some("post_micro_compact"), None, None],
+    PostMicroCompact => [None, None, Some("post_micro_compact"), None, None, None],
     /// The agent shows the user a notification (e.g. a permission prompt).
-    Notification => [Some("Notification"), Some("Notification"), None, None, None],
+    Notification => [Some("Notification"), Some("Notification"), None, None, None, None],
     /// Auto mode denied a tool call (Claude); a hook may say the model may retry.
-    PermissionDenied => [None, Some("PermissionDenied"), None, None, None],
+    PermissionDenied => [None, Some("PermissionDenied"), None, None, None, None],
     /// Every tool call of a parallel batch resolved, before the next model call.
-    PostToolBatch => [None, Some("PostToolBatch"), None, None, None],
+    PostToolBatch => [None, Some("PostToolBatch"), None, None, None, None],
     /// A typed command expands into a prompt (Claude's slash commands).
-    UserPromptExpansion => [None, Some("UserPromptExpansion"), None, None, None],
+    UserPromptExpansion => [None, Some("UserPromptExpansion"), None, None, None, None],
     /// One-time set-up run (`claude --init-only`, `--maintenance`).
-    Setup => [None, Some("Setup"), None, None, None],
+    Setup => [None, Some("Setup"), None, None, None, None],
     /// Assistant text is being displayed (display-only rewrite).
-    MessageDisplay => [None, Some("MessageDisplay"), None, None, None],
+    MessageDisplay => [None, Some("MessageDisplay"), None, None, None, None],
     /// A task is being created.
-    TaskCreated => [None, Some("TaskCreated"), None, None, None],
+    TaskCreated => [None, Some("TaskCreated"), None, None, None, None],
     /// A task is being marked completed.
-    TaskCompleted => [None, Some("TaskCompleted"), None, None, None],
+    TaskCompleted => [None, Some("TaskCompleted"), None, None, None, None],
     /// A shell command a skill or slash command holds is about to run
     /// (Claude's `!` lines): a guard's event, as PreToolUse.
-    PreSkillShellCommand => [None, Some("PreSkillShellCommand"), None, None, None],
+    PreSkillShellCommand => [None, Some("PreSkillShellCommand"), None, None, None, None],
     /// The turn ended because of an API error (output ignored).
-    StopFailure => [None, Some("StopFailure"), None, None, None],
+    StopFailure => [None, Some("StopFailure"), None, None, None, None],
     /// A teammate of an agent team is about to go idle.
-    TeammateIdle => [None, Some("TeammateIdle"), None, None, None],
+    TeammateIdle => [None, Some("TeammateIdle"), None, None, None, None],
     /// An instructions file (CLAUDE.md, rules) was loaded into context.
-    InstructionsLoaded => [None, Some("InstructionsLoaded"), None, None, None],
+    InstructionsLoaded => [None, Some("InstructionsLoaded"), None, None, None, None],
     /// A configuration file changed during the session.
-    ConfigChange => [None, Some("ConfigChange"), None, None, None],
+    ConfigChange => [None, Some("ConfigChange"), None, None, None, None],
     /// The working directory changed.
-    CwdChanged => [None, Some("CwdChanged"), None, None, None],
+    CwdChanged => [None, Some("CwdChanged"), None, None, None, None],
     /// A working directory was added mid-session.
-    DirectoryAdded => [None, Some("DirectoryAdded"), None, None, None],
+    DirectoryAdded => [None, Some("DirectoryAdded"), None, None, None, None],
     /// A watched file changed on disk.
-    FileChanged => [None, Some("FileChanged"), None, None, None],
+    FileChanged => [None, Some("FileChanged"), None, None, None, None],
     /// A worktree is being created (the hook returns its path).
-    WorktreeCreate => [None, Some("WorktreeCreate"), None, None, None],
+    WorktreeCreate => [None, Some("WorktreeCreate"), None, None, None, None],
     /// A worktree is being removed.
-    WorktreeRemove => [None, Some("WorktreeRemove"), None, None, None],
+    WorktreeRemove => [None, Some("WorktreeRemove"), None, None, None, None],
     /// Before a requested model switch (may block it).
-    PreModelSwitch => [None, Some("PreModelSwitch"), None, None, None],
+    PreModelSwitch => [None, Some("PreModelSwitch"), None, None, None, None],
     /// After the session's model changed.
-    PostModelSwitch => [None, Some("PostModelSwitch"), None, None, None],
+    PostModelSwitch => [None, Some("PostModelSwitch"), None, None, None, None],
     /// Before a request goes to the model (Codex's; it passes the request's
     /// ids, not its messages, and applies no answer: an observation).
-    PreModelRequest => [None, Some("PreModelRequest"), None, None, None],
+    PreModelRequest => [None, Some("PreModelRequest"), None, None, None, None],
     /// After the model answered a request (Codex's; status and token
     /// usage, no answer applied).
-    PostModelRequest => [None, Some("PostModelRequest"), None, None, None],
+    PostModelRequest => [None, Some("PostModelRequest"), None, None, None, None],
     /// The user interrupted the turn (Codex's; no answer applied).
-    Interrupt => [None, Some("Interrupt"), None, None, None],
+    Interrupt => [None, Some("Interrupt"), None, None, None, None],
     /// An MCP server asks the user for input.
-    Elicitation => [None, Some("Elicitation"), None, None, None],
+    Elicitation => [None, Some("Elicitation"), None, None, None, None],
     /// The user answered an MCP elicitation.
-    ElicitationResult => [None, Some("ElicitationResult"), None, None, None],
+    ElicitationResult => [None, Some("ElicitationResult"), None, None, None, None],
 }
 
 /// What the input field an event's matcher is tested against holds.
@@ -220,6 +228,7 @@ impl EventKind {
             .or_else(|| self.name_in(Dialect::Jcli))
             .or_else(|| self.name_in(Dialect::Picoclaw))
             .or_else(|| self.name_in(Dialect::Cursor))
+            .or_else(|| self.name_in(Dialect::Copilot))
             .unwrap_or("unknown")
     }
 

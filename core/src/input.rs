@@ -170,6 +170,27 @@ pub fn for_dialect(event: EventKind, dialect: Dialect, canonical: &Map<String, V
             let session = canonical.get("session_id").cloned().unwrap_or(Value::Null);
             m.insert("meta".into(), json!({"SessionKey": session, "Source": "hookshot"}));
         }
+        Dialect::Copilot => {
+            // Copilot CLI's own fields: its session, a millisecond
+            // timestamp, its tool's name and arguments.
+            if let Some(session) = canonical.get("session_id") {
+                m.entry("sessionId").or_insert_with(|| session.clone());
+            }
+            let ms = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64);
+            m.insert("timestamp".into(), json!(ms));
+            if let Some(Value::String(tool)) = canonical.get("tool_name") {
+                let own = crate::agent::COPILOT_TOOLS
+                    .iter()
+                    .find(|(_, claude)| claude == tool)
+                    .map_or(tool.as_str(), |(own, _)| own);
+                m.insert("toolName".into(), json!(own));
+            }
+            if let Some(args) = canonical.get("tool_input") {
+                m.entry("toolArgs").or_insert_with(|| args.clone());
+            }
+        }
         Dialect::Cursor => {
             // Cursor's common fields: its conversation, the workspace.
             if let Some(session) = canonical.get("session_id") {
@@ -200,6 +221,9 @@ pub fn for_dialect(event: EventKind, dialect: Dialect, canonical: &Map<String, V
 pub fn from_wire(name: &str, dialect: Dialect, mut raw: Map<String, Value>) -> Map<String, Value> {
     if dialect == Dialect::Claude && raw.contains_key("clineVersion") && raw.contains_key("hookName") {
         return from_cline(name, raw);
+    }
+    if dialect == Dialect::Copilot {
+        return from_copilot(name, raw);
     }
     if dialect != Dialect::Cursor {
         return raw;
@@ -282,6 +306,59 @@ fn cursor_generic_tool(mut raw: Map<String, Value>) -> Map<String, Value> {
             (_, v) => v,
         };
         raw.entry("tool_response").or_insert(response);
+    }
+    raw
+}
+
+/// GitHub Copilot CLI's payload for its own camelCase events (1.0.102:
+/// `sessionId`, a millisecond `timestamp`, `toolName`, `toolArgs`,
+/// `toolResult`, `transcriptPath`, `stopReason`, `error`) in Claude Code's
+/// shape, its own fields kept: its tool names are Claude Code's
+/// ([`crate::agent::COPILOT_TOOLS`]), as Copilot CLI itself gives them
+/// with Claude Code's event names; `toolArgs` may be JSON text.
+fn from_copilot(name: &str, mut raw: Map<String, Value>) -> Map<String, Value> {
+    for (own, claude) in [("sessionId", "session_id"), ("transcriptPath", "transcript_path")] {
+        if let Some(v) = raw.get(own).cloned() {
+            raw.entry(claude).or_insert(v);
+        }
+    }
+    if let Some(e) = EventKind::ALL
+        .iter()
+        .find(|e| e.name_in(Dialect::Copilot) == Some(name))
+        && let Some(claude) = e.name_in(Dialect::Claude)
+    {
+        raw.insert("hook_event_name".into(), json!(claude));
+    }
+    if let Some(tool) = raw.get("toolName").and_then(Value::as_str) {
+        let claude = crate::agent::COPILOT_TOOLS
+            .iter()
+            .find(|(own, _)| *own == tool)
+            .map_or(tool, |(_, c)| c);
+        raw.insert("tool_name".into(), json!(claude));
+    }
+    if let Some(args) = raw.get("toolArgs").cloned() {
+        let args = match args {
+            Value::String(text) => serde_json::from_str(&text).unwrap_or(Value::String(text)),
+            v => v,
+        };
+        raw.insert("tool_input".into(), args);
+    }
+    if let Some(result) = raw.get("toolResult").cloned() {
+        let text = result
+            .get("textResultForLlm")
+            .cloned()
+            .unwrap_or_else(|| result.clone());
+        let response = match raw.get("tool_name").and_then(Value::as_str) {
+            Some("Bash") => json!({"stdout": text, "stderr": ""}),
+            _ => text,
+        };
+        raw.insert("tool_response".into(), response);
+    }
+    if let Some(e) = raw.get("error").cloned() {
+        raw.entry("tool_error").or_insert(e);
+    }
+    if let Some(r) = raw.get("stopReason").cloned() {
+        raw.entry("stop_reason").or_insert(r);
     }
     raw
 }

@@ -62,7 +62,73 @@ impl Outcome {
             Dialect::Claude => self.render_claude(),
             Dialect::Jcli => self.render_jcli(),
             Dialect::Cursor => self.render_cursor(),
+            Dialect::Copilot => self.render_copilot(),
         }
+    }
+
+    /// GitHub Copilot CLI's answers to its own camelCase events (its SDK's
+    /// hook output types, 1.0.102), all at the top: `permissionDecision`
+    /// (`deny`, `ask`, `allow`) with `permissionDecisionReason` and
+    /// `modifiedArgs` before a tool (a `decision: "block"` there is
+    /// ignored by it); `decision: "block"` with `reason` on the prompt, at
+    /// `agentStop` and `subagentStop` (the reason goes on as the next
+    /// message); `modifiedResult` after a tool; `additionalContext`. A
+    /// stop (`continue: false`) is a denial before a tool and a block on
+    /// the prompt, the nearest it has.
+    fn render_copilot(&self) -> Value {
+        let o = &self.output;
+        let mut out = Map::new();
+        let stopped = o
+            .stop
+            .then(|| o.stop_reason.clone().unwrap_or_else(|| self.block_reason()));
+        match self.event {
+            EventKind::BeforeTool => {
+                let decision = if stopped.is_some() {
+                    Some("deny")
+                } else {
+                    match o.decision {
+                        Decision::Block => Some("deny"),
+                        Decision::Ask => Some("ask"),
+                        Decision::Allow => Some("allow"),
+                        Decision::Defer | Decision::Undecided => None,
+                    }
+                };
+                if let Some(d) = decision {
+                    out.insert("permissionDecision".into(), json!(d));
+                    let why = stopped.clone().or_else(|| o.reason.clone());
+                    if let Some(r) = why.or_else(|| (d == "deny").then(|| self.block_reason())) {
+                        out.insert("permissionDecisionReason".into(), json!(r));
+                    }
+                }
+                if let Some(i) = &o.tool_input {
+                    out.insert("modifiedArgs".into(), Value::Object(i.clone()));
+                }
+            }
+            EventKind::BeforeAgent | EventKind::AfterAgent | EventKind::SubagentStop => {
+                let blocked = o.decision.is_block() || (stopped.is_some() && self.event == EventKind::BeforeAgent);
+                if blocked {
+                    out.insert("decision".into(), json!("block"));
+                    let why = stopped
+                        .filter(|_| !o.decision.is_block())
+                        .unwrap_or_else(|| self.block_reason());
+                    out.insert("reason".into(), json!(why));
+                }
+            }
+            EventKind::AfterTool => {
+                if let Some(r) = &o.tool_result {
+                    let text = r.as_str().map_or_else(|| r.to_string(), str::to_string);
+                    out.insert(
+                        "modifiedResult".into(),
+                        json!({"resultType": "success", "textResultForLlm": text}),
+                    );
+                }
+            }
+            _ => {}
+        }
+        if let Some(c) = &o.additional_context {
+            out.insert("additionalContext".into(), json!(c));
+        }
+        Value::Object(out)
     }
 
     /// Cursor's answers (its hook reference): `permission` (`allow`,

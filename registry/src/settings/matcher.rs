@@ -36,6 +36,10 @@ pub fn compile_matcher(
     match dialect {
         Dialect::Gemini | Dialect::Picoclaw if !trigger => unanchored(m, flavour),
         Dialect::Gemini | Dialect::Picoclaw => Ok(MatcherSpec::Exact(vec![m.to_string()])),
+        // Copilot CLI's own format: a regex that must match the whole name
+        // (1.0.102: "hooks with matcher run only for tool names that fully
+        // match the regex").
+        Dialect::Copilot => unanchored(&format!("^(?:{m})$"), flavour),
         // Claude Code: letters, digits, `_`, `-`, spaces, `,` and `|` only
         // make a list of exact names (split on `|` or `,`); FileChanged and
         // StopFailure allow letters, digits, `_` and `|` only. Anything

@@ -1,0 +1,166 @@
+//! GitHub Copilot CLI's own camelCase events, at the protocol level (its
+//! real CLI runs them in `agents/test_copilot.py`): `hookshot fire --agent
+//! copilot preToolUse` (or a hand-written entry without `--agent`, told by
+//! `COPILOT_CLI`) reads Copilot CLI's payload (1.0.102: `sessionId`,
+//! `toolName`, `toolArgs`, `toolResult`) in Claude Code's shape for the
+//! hooks, and answers at the top of the JSON as Copilot CLI reads its own
+//! hooks' answers. The same names are Cursor's when Cursor calls.
+
+mod common;
+
+use common::Project;
+use serde_json::{Value, json};
+
+fn guards(p: &Project) {
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                "command": "cat > ../seen-pre.json; grep -q 'rm -rf' ../seen-pre.json && { echo 'no rm -rf' >&2; exit 2; }; exit 0"}]}],
+            "PostToolUse": [{"hooks": [{"type": "command", "command":
+                "cat > ../seen-post.json; echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"additionalContext\": \"run the tests\"}}'"}]}],
+            "UserPromptSubmit": [{"hooks": [{"type": "command",
+                "command": "grep -q 'ship it' && { echo 'not on a Friday' >&2; exit 2; }; exit 0"}]}],
+            "Stop": [{"hooks": [{"type": "command",
+                "command": "cat > ../seen-stop.json; echo '{\"decision\": \"block\", \"reason\": \"run the tests first\"}'"}]}]}})
+        .to_string(),
+    );
+}
+
+fn copilot_input(p: &Project, fields: Value) -> Value {
+    let mut input = json!({"sessionId": "s-1", "timestamp": 1795858733020u64,
+        "cwd": p.path("proj").display().to_string()});
+    for (k, v) in fields.as_object().unwrap() {
+        input[k] = v.clone();
+    }
+    input
+}
+
+fn copilot(p: &Project, event: &str, fields: Value) -> (Value, Option<i32>) {
+    let input = copilot_input(p, fields);
+    common::fire_as_agent(p, "copilot", event, input, json!({}))
+}
+
+#[test]
+fn a_claude_code_guard_denies_copilots_own_pre_tool_event_in_its_words() {
+    let p = Project::new();
+    guards(&p);
+    let (answer, code) = copilot(
+        &p,
+        "preToolUse",
+        json!({"toolName": "bash", "toolArgs": {"command": "rm -rf build", "description": "clean"}}),
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        answer,
+        json!({"permissionDecision": "deny", "permissionDecisionReason": "no rm -rf"})
+    );
+    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-pre.json")).unwrap()).unwrap();
+    assert_eq!(
+        (&seen["tool_name"], &seen["tool_input"]["command"], &seen["session_id"]),
+        (&json!("Bash"), &json!("rm -rf build"), &json!("s-1")),
+        "{seen}"
+    );
+    assert_eq!(seen["hook_event_name"], "PreToolUse", "{seen}");
+    // toolArgs as JSON text (older Copilot CLI) is read as the arguments.
+    let (answer, _) = copilot(
+        &p,
+        "preToolUse",
+        json!({"toolName": "bash", "toolArgs": "{\"command\": \"rm -rf /tmp/x\"}"}),
+    );
+    assert_eq!(answer["permissionDecision"], "deny", "{answer}");
+    let (answer, _) = copilot(
+        &p,
+        "preToolUse",
+        json!({"toolName": "bash", "toolArgs": {"command": "ls"}}),
+    );
+    assert_eq!(answer, json!({}));
+}
+
+#[test]
+fn a_hand_written_entry_without_agent_is_told_copilots_by_its_variable() {
+    let p = Project::new();
+    guards(&p);
+    let input = copilot_input(&p, json!({"toolName": "bash", "toolArgs": {"command": "rm -rf build"}}));
+    let o = p.fire("preToolUse", &input, &[], &[("COPILOT_CLI", "1")]);
+    assert_eq!(
+        common::stdout(&o)["permissionDecision"],
+        "deny",
+        "{}",
+        common::stderr(&o)
+    );
+    // Without it, the name is Cursor's.
+    let cursor = json!({"conversation_id": "c", "tool_name": "Shell", "tool_input": {"command": "rm -rf build"}});
+    let o = p.fire("preToolUse", &cursor, &[], &[]);
+    assert_eq!(common::stdout(&o)["permission"], "deny", "{}", common::stderr(&o));
+}
+
+#[test]
+fn after_a_tool_on_the_prompt_and_at_the_stop_the_answers_are_copilots() {
+    let p = Project::new();
+    guards(&p);
+    let (answer, _) = copilot(
+        &p,
+        "postToolUse",
+        json!({"toolName": "bash", "toolArgs": {"command": "ls"},
+            "toolResult": {"resultType": "success", "textResultForLlm": "a b"}}),
+    );
+    assert_eq!(answer, json!({"additionalContext": "run the tests"}));
+    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-post.json")).unwrap()).unwrap();
+    assert_eq!(
+        (&seen["tool_name"], &seen["tool_response"]["stdout"]),
+        (&json!("Bash"), &json!("a b")),
+        "{seen}"
+    );
+    let (answer, code) = copilot(&p, "userPromptSubmitted", json!({"prompt": "ship it"}));
+    assert_eq!(
+        (answer, code),
+        (json!({"decision": "block", "reason": "not on a Friday"}), Some(0))
+    );
+    let (answer, _) = copilot(&p, "userPromptSubmitted", json!({"prompt": "fix the bug"}));
+    assert_eq!(answer, json!({}));
+    let (answer, code) = copilot(
+        &p,
+        "agentStop",
+        json!({"transcriptPath": "/t.jsonl", "stopReason": "end_turn", "stop_hook_active": false}),
+    );
+    assert_eq!(
+        (answer, code),
+        (json!({"decision": "block", "reason": "run the tests first"}), Some(0))
+    );
+    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-stop.json")).unwrap()).unwrap();
+    assert_eq!(
+        (&seen["hook_event_name"], &seen["transcript_path"]),
+        (&json!("Stop"), &json!("/t.jsonl")),
+        "{seen}"
+    );
+}
+
+/// The built-ins guard Copilot CLI's own events: a force push is refused,
+/// and a hook's rewrite reaches it as `modifiedArgs`.
+#[test]
+fn the_built_ins_and_a_rewrite_reach_copilots_own_events() {
+    let p = Project::new();
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"builtins": {"dangerous_confirmation": {"mode": "deny"}},
+            "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command":
+                "grep -q 'echo hi' || exit 0; echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"permissionDecision\": \"allow\", \"updatedInput\": {\"command\": \"echo bye\"}}}'"}]}]}})
+        .to_string(),
+    );
+    let (answer, _) = copilot(
+        &p,
+        "preToolUse",
+        json!({"toolName": "bash", "toolArgs": {"command": "git push --force origin main"}}),
+    );
+    assert_eq!(answer["permissionDecision"], "deny", "{answer}");
+    let (answer, _) = copilot(
+        &p,
+        "preToolUse",
+        json!({"toolName": "bash", "toolArgs": {"command": "echo hi"}}),
+    );
+    assert_eq!(
+        answer,
+        json!({"permissionDecision": "allow", "modifiedArgs": {"command": "echo bye"}})
+    );
+}
