@@ -10,6 +10,11 @@
 - gemini-cli's bundle holds its `HookEventName` enum and reads each
   `hookSpecificOutput` field it understands by name.
 
+- Cline's and GitHub Copilot CLI's SDKs ship type declarations of their
+  hooks: Cline's hook file names, payload and answer schema; Copilot
+  CLI's `SessionHooks` (its camelCase events) and each event's
+  `...HookInput` and `...HookOutput` interface.
+
 `test_drift.py` compares these with what hookshot was checked against
 (`known.json`), so an agent release that adds an event, an input field or
 an answer field fails a test naming it, the week it ships.
@@ -190,3 +195,39 @@ def cline(package_root):
     payload = re.findall(r"^    (\w+)\??:", block(os.path.join(shared, "events.d.ts"), "interface HookEventPayloadBase"),
                          re.M)
     return {"events": sorted(events), "input": {"*": sorted(payload)}, "output": {"*": sorted(output)}}
+
+
+def _blocks(text, pattern):
+    """The bodies (between the braces) of every declaration `pattern`
+    starts, with its first group: `interface X {...}`, `type X = {...} |
+    {...}` (each alternative's body joined)."""
+    for m in re.finditer(pattern, text):
+        j, bodies = m.end(), []
+        while True:
+            j = text.index("{", j)
+            depth = 0
+            for k in range(j, len(text)):
+                depth += {"{": 1, "}": -1}.get(text[k], 0)
+                if depth == 0:
+                    break
+            bodies.append(text[j + 1:k])
+            rest = text[k + 1:].lstrip()
+            if not rest.startswith("|"):
+                break
+            j = k + 1
+        yield m.group(1), "\n".join(bodies)
+
+
+def copilot(types_path):
+    """GitHub Copilot CLI's own hook events (its SDK's `SessionHooks`:
+    `onPreToolUse` is `preToolUse`), the fields of every event's input
+    (`BaseHookInput` and each `...HookInput`) and answer (each
+    `...HookOutput`), from its SDK's `types.d.ts`."""
+    with open(types_path) as f:
+        text = f.read()
+    hooks = dict(_blocks(text, r"export interface (SessionHooks) "))["SessionHooks"]
+    events = [n[0].lower() + n[1:] for n in re.findall(r"^\s+on(\w+)\??:", hooks, re.M)]
+    field = re.compile(r"^\s+(\w+)\??:", re.M)
+    inputs = {f for _, body in _blocks(text, r"export interface (\w*HookInput)\b[^{]*") for f in field.findall(body)}
+    outputs = {f for _, body in _blocks(text, r"export (?:interface|type) (\w+HookOutput)\b[^{]*") for f in field.findall(body)}
+    return {"events": sorted(events), "input": {"*": sorted(inputs)}, "output": {"*": sorted(outputs)}}

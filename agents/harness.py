@@ -123,6 +123,22 @@ def copilot_binary():
     return exe
 
 
+def copilot_sdk_types():
+    """The type declarations of GitHub Copilot CLI's SDK, which its package
+    unpacks on first run (into the cache, beside the package)."""
+    exe = copilot_binary()
+    version = agent("copilot")[1]
+    cache = os.path.join(CACHE, "copilot-pkg")
+    path = os.path.join(cache, "pkg", "linux-x64", version, "copilot-sdk", "types.d.ts")
+    if not os.path.exists(path):
+        subprocess.run([exe, "--version"], env=dict(os.environ, COPILOT_SEA_EXTRACT_ONLY="1",
+                                                    COPILOT_PKG_CACHE_HOME=cache),
+                       capture_output=True, timeout=300, stdin=subprocess.DEVNULL)
+    if not os.path.exists(path):
+        raise Unavailable(f"Copilot CLI {version} did not unpack its SDK's types at {path}")
+    return path
+
+
 def alive(pid):
     """Whether process `pid` runs (a zombie does not count)."""
     try:

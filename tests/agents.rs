@@ -166,6 +166,7 @@ scenarios! {
     Drift::test_gemini,
     Drift::test_qwen,
     Drift::test_cline,
+    Drift::test_copilot,
     Drift::test_the_readers_still_find_what_they_read,
 }
 

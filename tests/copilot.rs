@@ -134,6 +134,21 @@ fn after_a_tool_on_the_prompt_and_at_the_stop_the_answers_are_copilots() {
         (&json!("Stop"), &json!("/t.jsonl")),
         "{seen}"
     );
+    // Its SDK's names for the folder and the re-entry flag read as Claude
+    // Code's, should a release send them.
+    let mut input = json!({"sessionId": "s-2", "timestamp": 1, "workingDirectory": "/w", "stopHookActive": true});
+    let o = p.fire("agentStop", &input, &["--agent", "copilot"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-stop.json")).unwrap()).unwrap();
+    assert_eq!(
+        (&seen["cwd"], &seen["stop_hook_active"]),
+        (&json!("/w"), &json!(true)),
+        "{seen}"
+    );
+    input["cwd"] = json!("/c");
+    p.fire("agentStop", &input, &["--agent", "copilot"], &[]);
+    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-stop.json")).unwrap()).unwrap();
+    assert_eq!(seen["cwd"], "/c", "{seen}");
 }
 
 /// The built-ins guard Copilot CLI's own events: a force push is refused,

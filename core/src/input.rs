@@ -317,7 +317,16 @@ fn cursor_generic_tool(mut raw: Map<String, Value>) -> Map<String, Value> {
 /// ([`crate::agent::COPILOT_TOOLS`]), as Copilot CLI itself gives them
 /// with Claude Code's event names; `toolArgs` may be JSON text.
 fn from_copilot(name: &str, mut raw: Map<String, Value>) -> Map<String, Value> {
-    for (own, claude) in [("sessionId", "session_id"), ("transcriptPath", "transcript_path")] {
+    // Its SDK's names for two fields its command hooks' payload names as
+    // Claude Code does (`cwd`, `stop_hook_active`), in case a release
+    // sends those.
+    let names = [
+        ("sessionId", "session_id"),
+        ("transcriptPath", "transcript_path"),
+        ("workingDirectory", "cwd"),
+        ("stopHookActive", "stop_hook_active"),
+    ];
+    for (own, claude) in names {
         if let Some(v) = raw.get(own).cloned() {
             raw.entry(claude).or_insert(v);
         }
