@@ -40,7 +40,7 @@ fn a_claude_code_guard_on_bash_cancels_clines_commands_with_its_reason() {
     assert_eq!(answer, json!({"cancel": true, "errorMessage": "no rm -rf"}));
     // The hook read Claude Code's shape: every command of the call, the
     // task as the session, the workspace as the folder.
-    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen.json")).unwrap()).unwrap();
+    let seen: Value = p.read_json("seen.json");
     assert_eq!(seen["tool_name"], "Bash");
     assert_eq!(seen["tool_input"]["command"], "ls\nrm -rf build");
     assert_eq!(seen["hook_event_name"], "PreToolUse");
@@ -76,7 +76,7 @@ fn built_ins_guard_cline_and_a_rewrite_comes_back_in_its_shape() {
         "input": {"commands": ["echo hi"]}, "output": [{"query": "echo hi", "result": "hi\n", "success": true}]}});
     let (answer, _) = cline(&p, "PostToolUse", "tool_result", result);
     assert_eq!(answer, json!({"contextModification": "run the tests"}));
-    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-post.json")).unwrap()).unwrap();
+    let seen: Value = p.read_json("seen-post.json");
     assert_eq!(seen["tool_response"]["stdout"], "hi\n");
 }
 

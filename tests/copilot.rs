@@ -55,7 +55,7 @@ fn a_claude_code_guard_denies_copilots_own_pre_tool_event_in_its_words() {
         answer,
         json!({"permissionDecision": "deny", "permissionDecisionReason": "no rm -rf"})
     );
-    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-pre.json")).unwrap()).unwrap();
+    let seen: Value = p.read_json("seen-pre.json");
     assert_eq!(
         (&seen["tool_name"], &seen["tool_input"]["command"], &seen["session_id"]),
         (&json!("Bash"), &json!("rm -rf build"), &json!("s-1")),
@@ -106,7 +106,7 @@ fn after_a_tool_on_the_prompt_and_at_the_stop_the_answers_are_copilots() {
             "toolResult": {"resultType": "success", "textResultForLlm": "a b"}}),
     );
     assert_eq!(answer, json!({"additionalContext": "run the tests"}));
-    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-post.json")).unwrap()).unwrap();
+    let seen: Value = p.read_json("seen-post.json");
     assert_eq!(
         (&seen["tool_name"], &seen["tool_response"]["stdout"]),
         (&json!("Bash"), &json!("a b")),
@@ -128,7 +128,7 @@ fn after_a_tool_on_the_prompt_and_at_the_stop_the_answers_are_copilots() {
         (answer, code),
         (json!({"decision": "block", "reason": "run the tests first"}), Some(0))
     );
-    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-stop.json")).unwrap()).unwrap();
+    let seen: Value = p.read_json("seen-stop.json");
     assert_eq!(
         (&seen["hook_event_name"], &seen["transcript_path"]),
         (&json!("Stop"), &json!("/t.jsonl")),
@@ -139,7 +139,7 @@ fn after_a_tool_on_the_prompt_and_at_the_stop_the_answers_are_copilots() {
     let mut input = json!({"sessionId": "s-2", "timestamp": 1, "workingDirectory": "/w", "stopHookActive": true});
     let o = p.fire("agentStop", &input, &["--agent", "copilot"], &[]);
     assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
-    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-stop.json")).unwrap()).unwrap();
+    let seen: Value = p.read_json("seen-stop.json");
     assert_eq!(
         (&seen["cwd"], &seen["stop_hook_active"]),
         (&json!("/w"), &json!(true)),
@@ -147,7 +147,7 @@ fn after_a_tool_on_the_prompt_and_at_the_stop_the_answers_are_copilots() {
     );
     input["cwd"] = json!("/c");
     p.fire("agentStop", &input, &["--agent", "copilot"], &[]);
-    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-stop.json")).unwrap()).unwrap();
+    let seen: Value = p.read_json("seen-stop.json");
     assert_eq!(seen["cwd"], "/c", "{seen}");
 }
 

@@ -51,7 +51,7 @@ fn a_claude_code_guard_denies_cursors_shell_command_with_its_reason() {
     assert_eq!(answer["permission"], "deny", "{answer}");
     assert_eq!(answer["agent_message"], "no rm -rf", "{answer}");
     // The guard read the call as Claude Code names it.
-    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-pre.json")).unwrap()).unwrap();
+    let seen: Value = p.read_json("seen-pre.json");
     assert_eq!(seen["tool_name"], "Bash", "{seen}");
     assert_eq!(seen["tool_input"]["command"], "rm -rf build", "{seen}");
     assert_eq!(seen["session_id"], "conv-1", "{seen}");
@@ -107,7 +107,7 @@ fn after_a_shell_command_the_output_is_the_tools_result_and_context_is_given() {
         json!({"command": "ls", "output": "a b", "duration": 5}),
     );
     assert_eq!(answer, json!({"additional_context": "run the tests"}));
-    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-post.json")).unwrap()).unwrap();
+    let seen: Value = p.read_json("seen-post.json");
     assert_eq!(seen["tool_name"], "Bash", "{seen}");
     assert_eq!(seen["tool_response"]["stdout"], "a b", "{seen}");
     let (answer, _) = cursor(
@@ -116,7 +116,7 @@ fn after_a_shell_command_the_output_is_the_tools_result_and_context_is_given() {
         json!({"file_path": "/p/main.ts", "edits": [{"old_string": "a", "new_string": "b"}]}),
     );
     assert_eq!(answer, json!({"additional_context": "run the tests"}));
-    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-post.json")).unwrap()).unwrap();
+    let seen: Value = p.read_json("seen-post.json");
     assert_eq!(seen["tool_name"], "Edit", "{seen}");
     assert_eq!(seen["tool_input"]["edits"][0]["new_string"], "b", "{seen}");
 }
@@ -182,7 +182,7 @@ fn the_generic_tool_events_name_cursors_tools_and_claude_code_guards_meet_them()
     );
     assert_eq!(code, Some(0));
     assert_eq!(answer["permission"], "deny", "{answer}");
-    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-pre.json")).unwrap()).unwrap();
+    let seen: Value = p.read_json("seen-pre.json");
     assert_eq!(
         (&seen["tool_name"], &seen["tool_input"]["command"]),
         (&json!("Bash"), &json!("rm -rf build")),
@@ -211,7 +211,7 @@ fn the_generic_tool_events_name_cursors_tools_and_claude_code_guards_meet_them()
         "preToolUse",
         json!({"tool_name": "Write", "tool_input": {"path": "/p/a.txt", "contents": "x"}}),
     );
-    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-write.json")).unwrap()).unwrap();
+    let seen: Value = p.read_json("seen-write.json");
     assert_eq!(seen["tool_name"], "Write", "{seen}");
     assert_eq!(
         (&seen["tool_input"]["file_path"], &seen["tool_input"]["content"]),
@@ -229,7 +229,7 @@ fn the_generic_tool_events_name_cursors_tools_and_claude_code_guards_meet_them()
         "preToolUse",
         json!({"tool_name": "StrReplace", "tool_input": {"path": "/p/a.txt", "old_string": "a", "new_string": "b"}}),
     );
-    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-write.json")).unwrap()).unwrap();
+    let seen: Value = p.read_json("seen-write.json");
     assert_eq!(
         (&seen["tool_name"], &seen["tool_input"]["file_path"]),
         (&json!("Edit"), &json!("/p/a.txt")),
@@ -243,7 +243,7 @@ fn the_generic_tool_events_name_cursors_tools_and_claude_code_guards_meet_them()
         json!({"tool_name": "Shell", "tool_input": {"command": "ls"}, "tool_output": "a b"}),
     );
     assert_eq!(answer, json!({"additional_context": "run the tests"}));
-    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("seen-post.json")).unwrap()).unwrap();
+    let seen: Value = p.read_json("seen-post.json");
     assert_eq!(
         (&seen["tool_name"], &seen["tool_response"]["stdout"]),
         (&json!("Bash"), &json!("a b")),

@@ -462,13 +462,13 @@ fn hooks_see_tools_under_their_own_agents_names() {
         json!({"session_id": "s", "tool_name": "run_shell_command", "tool_input": {"command": "rm -rf build"}});
     let o = p.fire("BeforeTool", &gemini, &[], &[]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    let saw: Value = serde_json::from_str(&std::fs::read_to_string(p.path("proj/claude-saw.json")).unwrap()).unwrap();
+    let saw: Value = p.read_json("proj/claude-saw.json");
     assert_eq!(saw["tool_name"], "Bash");
     assert_eq!(saw["hook_event_name"], "PreToolUse");
     // Claude Code's own event reaches the gemini hook as run_shell_command.
     let o = p.fire("PreToolUse", &bash("ls"), &[], &[]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let saw: Value = serde_json::from_str(&std::fs::read_to_string(p.path("proj/gemini-saw.json")).unwrap()).unwrap();
+    let saw: Value = p.read_json("proj/gemini-saw.json");
     assert_eq!(saw["tool_name"], "run_shell_command");
     // gemini's read_file takes absolute_path; Claude's Read, file_path.
     std::fs::remove_file(p.path("proj/claude-saw.json")).unwrap();
@@ -481,7 +481,7 @@ fn hooks_see_tools_under_their_own_agents_names() {
     );
     let o = p.fire("BeforeTool", &read, &[], &[]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let saw: Value = serde_json::from_str(&std::fs::read_to_string(p.path("proj/claude-saw.json")).unwrap()).unwrap();
+    let saw: Value = p.read_json("proj/claude-saw.json");
     assert_eq!(
         (saw["tool_name"].as_str(), saw["tool_input"]["file_path"].as_str()),
         (Some("Read"), Some("/p/a.rs"))

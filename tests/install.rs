@@ -902,7 +902,7 @@ fn qwen_code_is_installed_and_answered_as_itself() {
     let out = agent_runs(&p, &command, call("rm -rf build").as_bytes(), &qwen_env);
     assert_eq!(out.status.code(), Some(2), "{:?}", text(&out));
     assert_eq!(text(&out).1.trim(), "no rm -rf", "{:?}", text(&out));
-    let seen: Value = serde_json::from_str(&std::fs::read_to_string(p.path("proj/seen.json")).unwrap()).unwrap();
+    let seen: Value = p.read_json("proj/seen.json");
     assert_eq!(seen["tool_name"], "run_shell_command", "{seen}");
     let out = agent_runs(&p, &command, call("ls").as_bytes(), &qwen_env);
     assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));

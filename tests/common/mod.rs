@@ -44,6 +44,12 @@ impl Project {
         )
     }
 
+    /// The JSON a hook saved at `rel` (what it was given, say).
+    pub fn read_json(&self, rel: &str) -> Value {
+        let text = std::fs::read_to_string(self.path(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{rel}: not JSON ({e}): {text}"))
+    }
+
     pub fn write(&self, rel: &str, text: &str) -> PathBuf {
         let p = self.path(rel);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
