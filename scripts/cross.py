@@ -12,6 +12,14 @@ machine, and tests each binary wherever this machine can run it.
   `qemu-aarch64`.
 - Linux x64 musl, and macOS arm64 and x64: builds and links the binary
   (zig links macOS binaries without an SDK). A Mac is needed to run them.
+- The Linux arm64 and x64 musl binaries' packages (scripts/package.py)
+  installed as a user on that platform would: npm, from a local registry
+  this script serves, told the platform (`--os`, `--cpu`, `--libc`),
+  resolves the launcher's optional dependency for it (and, not told,
+  skips it: its `cpu`/`libc` fields say where it runs); the launcher,
+  with node reporting that platform, runs that package's binary; pip
+  installs the wheel for that platform's tag. Each installed binary runs
+  (arm64 under qemu).
 
 Exits non-zero, naming the step, when anything fails. The dev profile is
 used: what is tested is the code, not the packaging (scripts/package.py
@@ -19,11 +27,16 @@ used: what is tested is the code, not the packaging (scripts/package.py
 """
 
 import argparse
+import base64
+import hashlib
+import http.server
 import json
 import os
 import shutil
 import subprocess
+import tarfile
 import tempfile
+import threading
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -87,6 +100,118 @@ def end_to_end(name, run, examples=True):
         print(f"cross: {name}: a guard refuses `rm -rf ~`")
 
 
+def npm_registry(folder):
+    """Serves the npm packages in `folder` as a registry does (a packument
+    per name, its tarballs), on a local port: npm resolves optional
+    dependencies for another platform only from a registry. Unknown names
+    are 404, as for a platform package not published. Returns its URL."""
+    docs = {}
+
+    class Registry(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *_):
+            pass
+
+        def do_GET(self):
+            path = self.path.split("?")[0]
+            body, kind = None, "application/json"
+            if path.startswith("/-/") and os.path.isfile(os.path.join(folder, os.path.basename(path))):
+                with open(os.path.join(folder, os.path.basename(path)), "rb") as f:
+                    body, kind = f.read(), "application/octet-stream"
+            elif path.lstrip("/") in docs:
+                body = json.dumps(docs[path.lstrip("/")]).encode()
+            self.send_response(200 if body is not None else 404)
+            body = b"{}" if body is None else body
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Registry)
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    for name in os.listdir(folder):
+        if not name.endswith(".tgz"):
+            continue
+        with open(os.path.join(folder, name), "rb") as f:
+            data = f.read()
+        with tarfile.open(os.path.join(folder, name)) as t:
+            manifest = json.load(t.extractfile("package/package.json"))
+        manifest["dist"] = {"tarball": f"{url}/-/{name}", "shasum": hashlib.sha1(data).hexdigest(),
+                            "integrity": "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()}
+        doc = docs.setdefault(manifest["name"], {"name": manifest["name"], "versions": {}, "dist-tags": {}})
+        doc["versions"][manifest["version"]] = manifest
+        doc["dist-tags"]["latest"] = manifest["version"]
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return url
+
+
+# Node reporting another platform (AS_PLATFORM: os-cpu-libc) to the npm
+# launcher, and starting the binary it picks through RUN_WITH (qemu for
+# arm64), saying which one it picked.
+AS_PLATFORM_JS = """
+const [os_, cpu, libc] = process.env.AS_PLATFORM.split("-");
+Object.defineProperty(process, "platform", { value: os_ });
+Object.defineProperty(process, "arch", { value: cpu });
+const header = libc === "musl" ? {} : { glibcVersionRuntime: "2.36" };
+Object.defineProperty(process, "report", { value: { getReport: () => ({ header }) } });
+const cp = require("node:child_process");
+const spawnSync = cp.spawnSync;
+cp.spawnSync = (file, args, opts) => {
+  process.stderr.write(`launcher picked ${file}\n`);
+  const run = process.env.RUN_WITH ? process.env.RUN_WITH.split(" ") : [];
+  return run.length ? spawnSync(run[0], [...run.slice(1), file, ...args], opts) : spawnSync(file, args, opts);
+};
+"""
+
+
+def installed_like_a_user(name, target, binary, run):
+    """The packages of `binary` for `target`, installed as a user on that
+    platform installs them (see the module's help); `run`: how this
+    machine starts a binary of that platform."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import package
+    os_, cpu, libc, _ = package.TARGETS[target]
+    platform = f"{os_}-{cpu}" + (f"-{libc}" if libc == "musl" else "")
+    with tempfile.TemporaryDirectory() as work:
+        dist = os.path.join(work, "dist")
+        step(f"{name}: packages", [sys.executable, os.path.join(ROOT, "scripts", "package.py"), "--binary", binary,
+                                   "--target", target, "--out", dist], stdout=subprocess.DEVNULL)
+        url = npm_registry(dist)
+
+        def npm_install(prefix, *flags):
+            step(f"{name}: npm install {' '.join(flags)}",
+                 ["npm", "install", "--global", "--no-audit", "--no-fund", "--prefix", prefix, "--registry", url,
+                  "--cache", os.path.join(work, "npm-cache"), *flags, "hookshot-cli"],
+                 stdout=subprocess.DEVNULL)
+            return os.path.join(prefix, "lib", "node_modules", "hookshot-cli", "node_modules",
+                                f"hookshot-cli-{platform}", "bin", "hookshot")
+
+        told = npm_install(os.path.join(work, "told"), "--os", os_, "--cpu", cpu, *(["--libc", libc] if libc else []))
+        if not os.path.isfile(told):
+            sys.exit(f"cross: {name}: npm told {platform} did not install hookshot-cli-{platform}")
+        step(f"{name}: the binary npm installed", [*run, told, "--version"])
+        if os.path.isfile(npm_install(os.path.join(work, "untold"))):
+            sys.exit(f"cross: {name}: npm installed hookshot-cli-{platform} on this machine unasked: "
+                     "its os/cpu/libc fields do not say where it runs")
+        preload = os.path.join(work, "as-platform.js")
+        with open(preload, "w") as f:
+            f.write(AS_PLATFORM_JS)
+        launcher = os.path.join(work, "told", "bin", "hookshot")
+        env = dict(os.environ, AS_PLATFORM=f"{os_}-{cpu}-{libc or 'glibc'}", RUN_WITH=" ".join(run))
+        p = subprocess.run(["node", "-r", preload, launcher, "--version"], env=env, capture_output=True, text=True)
+        if p.returncode != 0 or f"launcher picked {os.path.realpath(told)}" not in p.stderr.replace(
+                told, os.path.realpath(told)) or not p.stdout.startswith("hookshot "):
+            sys.exit(f"cross: {name}: the npm launcher on {platform} did not run hookshot-cli-{platform}:\n"
+                     f"{p.stdout}{p.stderr}")
+        print(f"cross: {name}: the npm launcher on {platform} runs hookshot-cli-{platform}")
+        wheel = next(f for f in os.listdir(dist) if f.endswith(".whl"))
+        tag = wheel[:-4].rsplit("-", 1)[1]
+        into = os.path.join(work, "wheel")
+        step(f"{name}: pip install of the {tag} wheel",
+             [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--only-binary=:all:", "--platform", tag,
+              "--target", into, os.path.join(dist, wheel)], env=dict(os.environ, PIP_ROOT_USER_ACTION="ignore"))
+        step(f"{name}: the binary pip installed", [*run, os.path.join(into, "bin", "hookshot"), "--version"])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--acceptance", action="append", default=[],
@@ -101,6 +226,7 @@ def main():
         sys.exit(f"cross: the arm64 binary does not run under qemu: {out.stderr}")
     print(f"cross: arm64 under qemu: {out.stdout.strip()}")
     end_to_end("arm64 under qemu", ["qemu-aarch64", binary], examples=os.path.exists("/proc/sys/fs/binfmt_misc/qemu-aarch64"))
+    installed_like_a_user("arm64", ARM, binary, ["qemu-aarch64"])
     # The tests of the library crates, run under qemu.
     listing = zigbuild(ARM, "--tests", "--message-format=json", *[a for p in LIBRARIES for a in ("-p", p)],
                        capture=True)
@@ -125,6 +251,7 @@ def main():
     zigbuild(MUSL, "--bin", "hookshot")
     musl = os.path.join(TARGET_DIR, MUSL, "debug", "hookshot")
     end_to_end("x86_64 musl", [musl])
+    installed_like_a_user("x86_64 musl", MUSL, musl, [])
     env = dict(os.environ, HOOKSHOT_SCENARIOS_BIN=musl)
     step("acceptance scenarios on x86_64 musl", ["cargo", "test", "--locked", "--test", "scenarios"], cwd=ROOT, env=env)
     for target in LINKED_ONLY:

@@ -182,8 +182,12 @@ def platform_package(binary, version, license, os_, cpu, libc, out, work, reposi
         "files": ["bin/hookshot"],
         "preferUnplugged": True,
     }
-    if libc == "glibc":
-        manifest["libc"] = ["glibc"]
+    # Each Linux package names its C library, as esbuild's and biome's do:
+    # npm then installs the musl one on Alpine and the glibc one elsewhere,
+    # never both (the static musl build would run on glibc too, but a
+    # glibc machine would download both binaries on every install).
+    if libc:
+        manifest["libc"] = [libc]
     add_readme_and_licence(folder, manifest, repository)
     with open(os.path.join(folder, "package.json"), "w") as f:
         json.dump(manifest, f, indent=2)
