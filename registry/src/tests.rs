@@ -541,6 +541,32 @@ fn bad_picoclaw_files() {
     insta::assert_snapshot!(report("picoclaw.json", &cases));
 }
 
+/// Cursor's and Copilot CLI's own hooks files (flat entries) are named
+/// for what they are, at their first entry, not read as matcher groups
+/// that each miss "hooks"; Copilot CLI's file of hookshot's registration
+/// (groups under "version": 1) still reads.
+#[test]
+fn the_agents_own_flat_files_are_named_not_misread() {
+    let cases = [
+        (
+            "cursor",
+            "{\"version\": 1, \"hooks\": {\"beforeShellExecution\": [{\"command\": \"./guard.sh\", \"failClosed\": true}]}}",
+        ),
+        (
+            "copilot",
+            "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"type\": \"command\", \"bash\": \"./guard.sh\", \"timeoutSec\": 10}]}}",
+        ),
+        (
+            "either",
+            "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"command\": \"./guard.sh\"}]}}",
+        ),
+    ];
+    insta::assert_snapshot!(report("hooks.json", &cases));
+    let registration = "{\"version\": 1, \"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"hookshot fire --agent copilot PreToolUse\", \"timeoutSec\": 600}]}]}}";
+    let parsed = crate::settings::parse(Path::new("hookshot.json"), registration, SourceKind::User).unwrap();
+    assert_eq!(parsed.hooks.len(), 1);
+}
+
 mod properties {
     use proptest::prelude::*;
     use serde_json::json;

@@ -36,6 +36,77 @@ const CLAUDE_HANDLER_KEYS: &[&str] = &[
     "commandWindows",
 ];
 
+/// Where a file holds Cursor's or GitHub Copilot CLI's own hook entries
+/// (`{"version": 1, "hooks": {"preToolUse": [{"command": ...}]}}`: each
+/// entry one hook, no `hooks` list inside): the agent it looks like and the
+/// first such entry's pointer. Those agents run these files themselves;
+/// hookshot does not read the format, and must say so rather than read it
+/// as a file of matcher groups (every entry "missing hooks") or take the
+/// hooks as none.
+pub(super) fn agents_own_flat_file(top: &Map<String, Value>, hooks: &Map<String, Value>) -> Option<(String, String)> {
+    const CURSOR_ONLY: &[&str] = &[
+        "beforeSubmitPrompt",
+        "stop",
+        "afterAgentResponse",
+        "afterAgentThought",
+        "beforeTabFileRead",
+        "afterTabFileEdit",
+    ];
+    const COPILOT_KEYS: &[&str] = &["bash", "powershell", "timeoutSec", "cwd", "env"];
+    const CURSOR_KEYS: &[&str] = &["failClosed", "loop_limit"];
+    if !top.get("version").is_some_and(Value::is_number) {
+        return None;
+    }
+    let flat = |e: &Value| {
+        e.as_object().is_some_and(|e| {
+            !e.contains_key("hooks")
+                && ["command", "bash", "powershell", "prompt"]
+                    .iter()
+                    .any(|k| e.contains_key(*k))
+        })
+    };
+    let (event, i) = hooks.iter().find_map(|(event, list)| {
+        let list = list.as_array()?;
+        list.iter().position(flat).map(|i| (event, i))
+    })?;
+    let entries = || {
+        hooks
+            .values()
+            .filter_map(Value::as_array)
+            .flatten()
+            .filter_map(Value::as_object)
+    };
+    let cursor = hooks
+        .keys()
+        .any(|k| CURSOR_ONLY.contains(&k.as_str()) || hookshot_core::event::cursor_tool_event(k).is_some())
+        || entries().any(|e| CURSOR_KEYS.iter().any(|k| e.contains_key(*k)));
+    let copilot = hooks.keys().any(|k| {
+        EventKind::ALL
+            .iter()
+            .any(|e| e.name_in(Dialect::Copilot) == Some(k.as_str()) && e.name_in(Dialect::Cursor).is_none())
+    }) || entries().any(|e| COPILOT_KEYS.iter().any(|k| e.contains_key(*k)));
+    let (who, install) = match (cursor, copilot) {
+        (true, false) => (
+            "Cursor's own hooks file",
+            "`hookshot install --agent cursor` adds hookshot's entries to it",
+        ),
+        (false, true) => (
+            "GitHub Copilot CLI's own hooks file",
+            "`hookshot install --agent copilot` registers hookshot beside it, and an entry may run `hookshot fire --agent copilot EVENT`",
+        ),
+        _ => (
+            "Cursor's or GitHub Copilot CLI's own hooks file",
+            "`hookshot install --agent cursor` (or `copilot`) registers hookshot there",
+        ),
+    };
+    Some((
+        format!("/hooks/{}/{i}", escape_token(event)),
+        format!(
+            "this is {who} (each entry one hook, no \"hooks\" list), which that agent runs itself and hookshot does not read; {install}; hooks for hookshot to run go in its own settings, in Claude Code's format (docs/HOOKS.md)"
+        ),
+    ))
+}
+
 /// The dialect of a JSON settings file whose place does not say it, and,
 /// when the content does not say it plainly, a note why it was read so.
 /// Events only one agent has decide; then keys only Claude Code has; then
