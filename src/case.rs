@@ -24,6 +24,11 @@ pub(crate) struct Case {
     pub(crate) name: Option<String>,
     /// The event, in any dialect; the answer is in that dialect.
     pub(crate) event: String,
+    /// The agent that runs hookshot, as `fire --agent` names it: its
+    /// event names and answers (Copilot CLI's `preToolUse` is not
+    /// Cursor's; Cline's `PreToolUse` is not Claude Code's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) agent: Option<String>,
     /// The event's input.
     #[serde(default)]
     pub(crate) input: Map<String, Value>,
@@ -117,6 +122,7 @@ impl Case {
         dir: &Path,
         event: &str,
         input: Map<String, Value>,
+        agent: Option<hookshot::Agent>,
         sources: &Sources,
         stdout: &str,
         code: u8,
@@ -127,7 +133,7 @@ impl Case {
             relative_to(&full, &dir).unwrap_or(full)
         };
         let output = serde_json::from_str::<Value>(stdout).ok();
-        let parsed = output.as_ref().and_then(Value::as_object).map(HookOutput::from_json);
+        let parsed = output.as_ref().and_then(Value::as_object).map(verdict_of);
         let decision = match (code, parsed) {
             (2, p) => Some(decision_word(2, &p.unwrap_or_default())),
             (0, Some(p)) => Some(decision_word(0, &p)),
@@ -136,6 +142,7 @@ impl Case {
         Case {
             name: None,
             event: event.to_string(),
+            agent: agent.map(|a| a.name().to_string()),
             input,
             settings: sources
                 .settings
@@ -189,8 +196,16 @@ impl Case {
 /// `--record DIR` of `fire` and `serve`: the event and the answer given
 /// as a new case in `dir`; a case that cannot be written is a warning (the
 /// answer was already given).
-pub(crate) fn record(dir: &Path, event: &str, input: Map<String, Value>, sources: &Sources, stdout: &str, code: u8) {
-    if let Err(e) = Case::recorded(dir, event, input, sources, stdout, code).save(dir) {
+pub(crate) fn record(
+    dir: &Path,
+    event: &str,
+    input: Map<String, Value>,
+    agent: Option<hookshot::Agent>,
+    sources: &Sources,
+    stdout: &str,
+    code: u8,
+) {
+    if let Err(e) = Case::recorded(dir, event, input, agent, sources, stdout, code).save(dir) {
         eprintln!("hookshot: warning: --record {}: {e}", dir.display());
     }
 }
@@ -215,6 +230,23 @@ fn relative_to(path: &Path, dir: &Path) -> Option<PathBuf> {
     } else {
         out
     })
+}
+
+/// An answer of hookshot's read for its verdict, in any agent's words:
+/// Claude Code's and the others' (`HookOutput`), and where those give none,
+/// Cursor's `permission` and `followup_message`, Copilot CLI's top-level
+/// `permissionDecision`, Cline's `cancel`.
+pub(crate) fn verdict_of(answer: &Map<String, Value>) -> HookOutput {
+    let mut out = HookOutput::from_json(answer);
+    if out.decision == Decision::Undecided {
+        let word = |k: &str| answer.get(k).and_then(Value::as_str).and_then(Decision::parse);
+        if let Some(d) = word("permission").or_else(|| word("permissionDecision")) {
+            out.decision = d;
+        } else if answer.get("cancel") == Some(&Value::Bool(true)) || answer.contains_key("followup_message") {
+            out.decision = Decision::Block;
+        }
+    }
+    out
 }
 
 /// The decision an agent reads from `fire`'s exit code and answer, in the

@@ -116,6 +116,72 @@ fn a_recorded_session_replays_as_a_test_and_catches_a_changed_hook() {
     assert!(stdout.contains("decision: expected block, got none"), "{stdout}");
 }
 
+/// A recorded event of an agent whose words another agent shares replays
+/// as that agent's: Copilot CLI's `preToolUse` (told by `COPILOT_CLI`, no
+/// `--agent`) is not Cursor's, Cline's `PreToolUse` not Claude Code's; the
+/// case names the agent, and its decision is read from that agent's
+/// answer (`permissionDecision` at the top, `cancel`).
+#[test]
+fn a_recorded_event_replays_as_the_agent_that_sent_it() {
+    let p = Project::new();
+    p.write("proj/guard.sh", "cat >/dev/null; echo 'not here' >&2; exit 2\n");
+    let settings = p.write(
+        "proj/hooks.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "sh guard.sh"}]}]}})
+            .to_string(),
+    );
+    let rec = p.path("recorded");
+    let fire = |event: &str, agent: Option<&str>, env: &[(&str, &str)], input: Value| {
+        let mut args = vec![
+            "--record",
+            rec.to_str().unwrap(),
+            "--settings",
+            settings.to_str().unwrap(),
+        ];
+        if let Some(a) = agent {
+            args.extend(["--agent", a]);
+        }
+        let o = p.fire(event, &input, &args, env);
+        assert_eq!(o.status.code(), Some(0), "{:?}", text(&o));
+        common::stdout(&o)
+    };
+    let copilot = fire(
+        "preToolUse",
+        None,
+        &[("COPILOT_CLI", "1")],
+        json!({"sessionId": "s", "toolName": "bash", "toolArgs": {"command": "rm x"}}),
+    );
+    assert_eq!(copilot["permissionDecision"], "deny", "{copilot}");
+    let cline = fire(
+        "PreToolUse",
+        Some("cline"),
+        &[],
+        json!({"clineVersion": "3.0.65", "hookName": "PreToolUse", "taskId": "t",
+            "preToolUse": {"toolName": "run_commands"},
+            "tool_call": {"id": "c1", "name": "run_commands", "input": {"commands": ["rm x"]}}}),
+    );
+    assert_eq!(cline["cancel"], true, "{cline}");
+    let cases: Vec<Value> = std::fs::read_dir(&rec)
+        .unwrap()
+        .map(|e| serde_json::from_str(&std::fs::read_to_string(e.unwrap().path()).unwrap()).unwrap())
+        .collect();
+    let mut agents: Vec<&str> = cases.iter().map(|c| c["agent"].as_str().unwrap()).collect();
+    agents.sort_unstable();
+    assert_eq!(agents, ["cline", "copilot"]);
+    assert!(cases.iter().all(|c| c["expect"]["decision"] == "block"), "{cases:?}");
+    let out = p.command(&["test", rec.to_str().unwrap()]).output().unwrap();
+    assert!(text(&out).0.ends_with("2 passed, 0 failed\n"), "{:?}", text(&out));
+    p.write("proj/guard.sh", "cat >/dev/null; exit 0\n");
+    let out = p.command(&["test", rec.to_str().unwrap()]).output().unwrap();
+    let (stdout, _) = text(&out);
+    assert!(stdout.ends_with("0 passed, 2 failed\n"), "{stdout}");
+    assert_eq!(
+        stdout.matches("decision: expected block, got none").count(),
+        2,
+        "{stdout}"
+    );
+}
+
 /// `explain` says which engine reads each regex matcher, as its agent
 /// would: JavaScript for Claude Code's files (on the ECMAScript engine
 /// where the `regex` crate would read it otherwise), the `regex` crate for

@@ -113,8 +113,8 @@ pub(crate) enum Fire {
 pub(crate) struct Loaded {
     args: FireArgs,
     dialect: hookshot::Dialect,
-    /// The input as it came, for `--record`.
-    recorded: Option<Map<String, Value>>,
+    /// The input as it came and the agent that sent it, for `--record`.
+    recorded: Option<(Map<String, Value>, Option<Agent>)>,
     hooks: hookshot::HookSystem,
     /// The event planned once: whether anything starts, what is handed
     /// off, and what runs all read this plan.
@@ -131,9 +131,12 @@ pub(crate) fn load(args: FireArgs) -> Result<Fire, Fail> {
         Ok(input) => input,
         Err(why) => return unreadable(event, dialect, &args.sources, args.agent, &why).map(Fire::Done),
     };
-    let recorded = args.record.as_ref().map(|_| raw.clone());
+    let raw_kept = args.record.as_ref().map(|_| raw.clone());
     let input = hookshot_core::input::from_wire(&args.event, dialect, raw);
     let caller = Caller::of(args.agent, event, dialect, &input);
+    // The case names the agent that called (named or told), so its replay
+    // reads the event in that agent's words without its environment.
+    let recorded = raw_kept.map(|raw| (raw, caller.host));
     if caller.defers {
         return Ok(Fire::Done(0));
     }
@@ -217,7 +220,10 @@ async fn run_later(args: FireArgs) -> Result<u8, Fail> {
         Ok(input) => input,
         Err(why) => return unreadable(event, dialect, sources, args.agent, &why),
     };
-    let recorded_input = args.record.as_ref().map(|_| input.clone());
+    let recorded_input = args.record.as_ref().map(|_| {
+        let wire = hookshot_core::input::from_wire(&args.event, dialect, input.clone());
+        (input.clone(), Caller::of(args.agent, event, dialect, &wire).host)
+    });
     let answer = match crate::warm::fire(sources, &args.event, &input, args.warm_idle, args.agent).await {
         Some(answer) => answer,
         // No warm server could answer: the hooks are loaded here.
@@ -233,10 +239,18 @@ async fn run_later(args: FireArgs) -> Result<u8, Fail> {
 }
 
 /// Prints the answer, records the case when asked; the exit code.
-fn finish(args: &FireArgs, answer: Answer, recorded_input: Option<Map<String, Value>>) -> u8 {
+fn finish(args: &FireArgs, answer: Answer, recorded: Option<(Map<String, Value>, Option<Agent>)>) -> u8 {
     answer.print();
-    if let (Some(dir), Some(input)) = (&args.record, recorded_input) {
-        crate::case::record(dir, &args.event, input, &args.sources, &answer.stdout, answer.code);
+    if let (Some(dir), Some((input, agent))) = (&args.record, recorded) {
+        crate::case::record(
+            dir,
+            &args.event,
+            input,
+            agent,
+            &args.sources,
+            &answer.stdout,
+            answer.code,
+        );
     }
     answer.code
 }

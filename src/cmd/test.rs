@@ -7,7 +7,6 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use hookshot::HookOutput;
 use serde_json::Value;
 
 use crate::case::{Case, Expect, SUFFIX, SettingsRef, decision_word};
@@ -183,6 +182,9 @@ async fn run_case(exe: &Path, file: &Path, case: &Case) -> Result<Answer, String
     let scratch = tempfile::tempdir().map_err(|e| format!("cannot make a scratch directory: {e}"))?;
     let mut cmd = tokio::process::Command::new(exe);
     cmd.arg("fire").arg(&case.event).arg("--input").arg("-");
+    if let Some(agent) = &case.agent {
+        cmd.arg("--agent").arg(agent);
+    }
     for (i, s) in case.settings.iter().enumerate() {
         let path = match s {
             SettingsRef::File(p) => base.join(p),
@@ -219,8 +221,16 @@ async fn run_case(exe: &Path, file: &Path, case: &Case) -> Result<Answer, String
             std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
             cmd.env(var, d);
         }
-        // Not run by an agent: its own files are not left to it.
-        cmd.env_remove("CLAUDE_PROJECT_DIR").env_remove("GEMINI_PROJECT_DIR");
+        // Not run by an agent: its own files are not left to it (the
+        // case's `agent` names one when it matters).
+        for var in [
+            "CLAUDE_PROJECT_DIR",
+            "GEMINI_PROJECT_DIR",
+            "QWEN_PROJECT_DIR",
+            "COPILOT_CLI",
+        ] {
+            cmd.env_remove(var);
+        }
     }
     cmd.envs(&case.env)
         .stdin(std::process::Stdio::piped())
@@ -293,7 +303,7 @@ fn check(expect: &Expect, answer: &Answer) -> Vec<String> {
     let out = json
         .as_ref()
         .and_then(Value::as_object)
-        .map(HookOutput::from_json)
+        .map(crate::case::verdict_of)
         .unwrap_or_default();
     if let Some(want) = &expect.exit
         && answer.code != Some(*want)
