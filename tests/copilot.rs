@@ -179,3 +179,23 @@ fn the_built_ins_and_a_rewrite_reach_copilots_own_events() {
         json!({"permissionDecision": "allow", "modifiedArgs": {"command": "echo bye"}})
     );
 }
+
+/// `explain` reads Copilot CLI's payload as `fire` does: the tool its
+/// matchers are tested against is Claude Code's `Bash`, and the guard on
+/// it runs.
+#[test]
+fn explain_reads_copilots_payload_as_fire_does() {
+    let p = Project::new();
+    guards(&p);
+    let input = copilot_input(&p, json!({"toolName": "bash", "toolArgs": {"command": "rm -rf build"}}));
+    let o = p.run(&["explain", "preToolUse", "--agent", "copilot", "--json"], &input);
+    let x = common::stdout(&o);
+    assert_eq!(x["target"], "Bash", "{x}");
+    let guard = x["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["matcher"] == "Bash")
+        .cloned();
+    assert_eq!(guard.map(|g| g["runs"].clone()), Some(json!(true)), "{x}");
+}

@@ -29,7 +29,9 @@ pub(crate) struct ExplainArgs {
 
 pub(crate) fn run(args: ExplainArgs) -> Result<u8, Fail> {
     let (event, dialect) = crate::load::parse_event_for(&args.event, args.agent)?;
-    let input = read_input(args.input.as_deref())?;
+    // In hookshot's words, as `fire` reads it: Cursor's tool-naming
+    // events, Copilot CLI's and Cline's payloads name their tool otherwise.
+    let input = hookshot_core::input::from_wire(&args.event, dialect, read_input(args.input.as_deref())?);
     let caller = Caller::of(args.agent, event, dialect, &input);
     let host = caller.host;
     let hooks = build_for(&args.sources, host)?;
