@@ -435,13 +435,13 @@ impl Parser<'_> {
                 self.out.dialect = Some(Dialect::Picoclaw);
                 self.picoclaw(hooks);
             }
-            Some(Value::Object(hooks))
-                if matches!(hint, None | Some(Dialect::Cursor | Dialect::Copilot))
-                    && let Some((ptr, why)) = json::agents_own_flat_file(top, hooks) =>
-            {
-                self.error(&ptr, why);
-            }
             Some(Value::Object(hooks)) => {
+                if matches!(hint, None | Some(Dialect::Cursor | Dialect::Copilot))
+                    && let Some((ptr, why)) = json::agents_own_flat_file(top, hooks)
+                {
+                    self.error(&ptr, why);
+                    return;
+                }
                 let dialect = match hint {
                     Some(d) => d,
                     None => {
