@@ -100,6 +100,17 @@ class Cline(Scenario):
         self.both(check, {"PostToolUse": "cat >/dev/null; echo '{\"contextModification\": \"codename kiwi\"}'"},
                   claude_hook("PostToolUse", f"echo '{json.dumps(answer)}'", matcher="Bash"), [WRITE, DONE])
 
+    def test_a_stop_hook_runs_when_the_task_completes(self):
+        """Cline's TaskComplete fires at the end of every task; under
+        hookshot a Claude Code Stop hook runs there (a notifier, say). Cline
+        ends the task whatever it answers (one model request either way)."""
+        def check(place, run):
+            self.assertEqual(place.read("done.txt").strip(), "the task is done", run.stdout[-2000:])
+            self.assertEqual(len(run.script.main_requests()), 1, run.stdout[-2000:])
+
+        notify = "cat >/dev/null; echo 'the task is done' > \"$HOME/../done.txt\""
+        self.both(check, {"TaskComplete": notify + "; echo '{}'"}, claude_hook("Stop", notify), [DONE])
+
 
 class UnderHookshotOnly(Scenario):
     def test_install_leaves_the_users_own_hook_and_uninstall_takes_out_only_its_own(self):

@@ -152,6 +152,7 @@ scenarios! {
     Cline::test_an_allowed_command_runs,
     Cline::test_a_rewrite_of_the_command,
     Cline::test_context_after_a_tool_reaches_the_model,
+    Cline::test_a_stop_hook_runs_when_the_task_completes,
     UnderHookshotOnly::test_built_ins_refuse_a_force_push,
     UnderHookshotOnly::test_install_leaves_the_users_own_hook_and_uninstall_takes_out_only_its_own,
     UnderHookshotOnly::test_a_hand_written_hook_file_running_hookshot,

@@ -113,3 +113,30 @@ fn unreadable_input_cancels_in_clines_words() {
         "{answer}"
     );
 }
+
+/// Cline's TaskComplete, at the end of every task, runs the Stop hooks
+/// (a notifier, a log): they read the task's last answer as Claude Code's
+/// `last_assistant_message`. Cline ends the task whatever the answer says
+/// (measured on 3.0.65), so a Stop hook's block changes nothing there.
+#[test]
+fn task_complete_runs_the_stop_hooks_with_the_last_answer() {
+    let p = Project::new();
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "cat > ../seen-stop.json"}]}]}})
+            .to_string(),
+    );
+    let (answer, code) = cline(
+        &p,
+        "TaskComplete",
+        "agent_end",
+        json!({"iteration": 1, "turn": {"outputText": "all done", "status": "completed"},
+            "taskComplete": {"taskMetadata": {}}}),
+    );
+    assert_eq!((answer, code), (json!({}), Some(0)));
+    let seen = p.read_json("seen-stop.json");
+    assert_eq!(seen["hook_event_name"], "Stop", "{seen}");
+    assert_eq!(seen["last_assistant_message"], "all done", "{seen}");
+    assert_eq!(seen["stop_hook_active"], false, "{seen}");
+    assert_eq!(seen["session_id"], "conv_1", "{seen}");
+}

@@ -970,6 +970,7 @@ fn cline_gets_one_script_per_event_and_its_users_own_hook_file_stays() {
     for event in [
         "TaskStart",
         "TaskResume",
+        "TaskComplete",
         "UserPromptSubmit",
         "SessionShutdown",
         "PreCompact",
@@ -980,7 +981,7 @@ fn cline_gets_one_script_per_event_and_its_users_own_hook_file_stays() {
     assert!(
         text(&doctor)
             .0
-            .contains("for 6 of 6 events; if hookshot cannot run, it blocks"),
+            .contains("for 7 of 7 events; if hookshot cannot run, it blocks"),
         "{:?}",
         text(&doctor)
     );

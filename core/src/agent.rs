@@ -952,9 +952,10 @@ pub const COPILOT_TOOLS: &[(&str, &str)] = &[
 ];
 
 /// Cline's hook files (3.0.65) hookshot answers, by file name, with their
-/// events: TaskResume is a session start too. TaskCancel, TaskComplete and
-/// TaskError are left out (Cline reads nothing from them that hookshot
-/// could give).
+/// events: TaskResume is a session start too; TaskComplete, at the end of
+/// every task, is where Stop hooks run (observers: Cline ends the task
+/// whatever its hook answers, measured). TaskCancel and TaskError are left
+/// out (Cline reads nothing from them that hookshot could give).
 pub const CLINE_HOOK_FILES: &[(&str, EventKind)] = &[
     ("PreToolUse", EventKind::BeforeTool),
     ("PostToolUse", EventKind::AfterTool),
@@ -962,6 +963,7 @@ pub const CLINE_HOOK_FILES: &[(&str, EventKind)] = &[
     ("PreCompact", EventKind::PreCompress),
     ("TaskStart", EventKind::SessionStart),
     ("TaskResume", EventKind::SessionStart),
+    ("TaskComplete", EventKind::AfterAgent),
     ("SessionShutdown", EventKind::SessionEnd),
 ];
 

@@ -386,6 +386,12 @@ fn from_cline(name: &str, mut raw: Map<String, Value>) -> Map<String, Value> {
     if let Some(e) = crate::agent::cline_event(name).and_then(|e| e.name_in(Dialect::Claude)) {
         raw.insert("hook_event_name".into(), json!(e));
     }
+    // The task's last answer, which a Stop hook reads as Claude Code's
+    // `last_assistant_message`; Cline has no forced continuation.
+    if let Some(text) = raw.get("turn").and_then(|t| t.get("outputText")).cloned() {
+        raw.entry("last_assistant_message").or_insert(text);
+        raw.entry("stop_hook_active").or_insert(json!(false));
+    }
     if let Some(p) = raw.get("userPromptSubmit").and_then(|u| u.get("prompt")).cloned() {
         raw.entry("prompt").or_insert(p);
     }
