@@ -567,6 +567,27 @@ fn the_agents_own_flat_files_are_named_not_misread() {
     assert_eq!(parsed.hooks.len(), 1);
 }
 
+/// A timeout too small for a duration (found by the settings fuzz: jcli's
+/// 8.8e-197 s) is the shortest one, never zero, in every format.
+#[test]
+fn a_vanishing_timeout_is_never_zero() {
+    let files = [
+        (
+            "settings.json",
+            "{\"hooks\": {\"BeforeTool\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"x\", \"timeout\": 1e-300}]}]}}",
+        ),
+        (
+            "hooks.yaml",
+            "pre_tool_execution:\n  - type: bash\n    command: x\n    timeout: 8.781323940062671e-197\n",
+        ),
+    ];
+    for (name, text) in files {
+        let parsed = crate::settings::parse(Path::new(name), text, SourceKind::User).unwrap();
+        assert_eq!(parsed.hooks.len(), 1, "{name}");
+        assert!(!parsed.hooks[0].timeout.is_zero(), "{name}");
+    }
+}
+
 mod properties {
     use proptest::prelude::*;
     use serde_json::json;

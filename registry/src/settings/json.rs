@@ -615,7 +615,9 @@ impl Parser<'_> {
                     );
                     Duration::from_secs(MAX_TIMEOUT_SECS)
                 } else {
-                    Duration::from_secs_f64(secs)
+                    // A timeout too small for a duration (1e-300) is the
+                    // shortest one, never zero.
+                    Duration::from_secs_f64(secs).max(Duration::from_millis(1))
                 }
             }
             Some(other) => {
