@@ -3,6 +3,7 @@
 machine, and tests each binary wherever this machine can run it.
 
     scripts/cross.py [--acceptance DIR]...
+    scripts/cross.py --packages-of BINARY
 
 - Installs what it needs when missing: the Rust standard library of each
   target (`rustup target add`), zig and cargo-zigbuild (from PyPI), and
@@ -163,10 +164,12 @@ cp.spawnSync = (file, args, opts) => {
 """
 
 
-def installed_like_a_user(name, target, binary, run):
+def installed_like_a_user(name, target, binary, run, foreign=True):
     """The packages of `binary` for `target`, installed as a user on that
     platform installs them (see the module's help); `run`: how this
-    machine starts a binary of that platform."""
+    machine starts a binary of that platform. For this machine's own
+    platform (`foreign=False`) npm not told the platform installs the
+    package too: that is `npm install -g hookshot-cli` here."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import package
     os_, cpu, libc, _ = package.TARGETS[target]
@@ -189,9 +192,19 @@ def installed_like_a_user(name, target, binary, run):
         if not os.path.isfile(told):
             sys.exit(f"cross: {name}: npm told {platform} did not install hookshot-cli-{platform}")
         step(f"{name}: the binary npm installed", [*run, told, "--version"])
-        if os.path.isfile(npm_install(os.path.join(work, "untold"))):
+        untold = npm_install(os.path.join(work, "untold"))
+        if foreign and os.path.isfile(untold):
             sys.exit(f"cross: {name}: npm installed hookshot-cli-{platform} on this machine unasked: "
                      "its os/cpu/libc fields do not say where it runs")
+        if not foreign:
+            if not os.path.isfile(untold):
+                sys.exit(f"cross: {name}: `npm install -g hookshot-cli` did not install hookshot-cli-{platform}")
+            p = subprocess.run([os.path.join(work, "untold", "bin", "hookshot"), "--version"],
+                               capture_output=True, text=True)
+            if p.returncode != 0 or not p.stdout.startswith("hookshot "):
+                sys.exit(f"cross: {name}: the installed `hookshot` does not run: {p.stdout}{p.stderr}")
+            print(f"cross: {name}: `npm install -g hookshot-cli` from a registry installs and runs "
+                  f"hookshot-cli-{platform}")
         preload = os.path.join(work, "as-platform.js")
         with open(preload, "w") as f:
             f.write(AS_PLATFORM_JS)
@@ -217,7 +230,17 @@ def main():
     ap.add_argument("--acceptance", action="append", default=[],
                     help="another folder of acceptance scenarios to run with the arm64 binary (repeatable); "
                          "the project's own integration-tests/scenarios always run (tests/scenarios.rs)")
+    ap.add_argument("--packages-of", metavar="BINARY",
+                    help="only install the packages of BINARY, built for this machine, as a user here does "
+                         "(npm from a registry, the launcher, pip; what tests/packages.rs runs in CI)")
     args = ap.parse_args()
+    if args.packages_of:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import package
+        installed_like_a_user("this machine", package.host_target(), os.path.abspath(args.packages_of), [],
+                              foreign=False)
+        print("cross: ok")
+        return
     tools()
     zigbuild(ARM, "--bin", "hookshot")
     binary = os.path.join(TARGET_DIR, ARM, "debug", "hookshot")

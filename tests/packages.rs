@@ -5,7 +5,9 @@
 //! `--version`, `install --agent claude` into a fresh home, and one event
 //! through the command it registered, which must be the native binary (the
 //! node launcher adds no process to the hook path). Also: `install` run
-//! from a package runner's cache (`npx`) registers a lasting copy.
+//! from a package runner's cache (`npx`) registers a lasting copy, and
+//! `npm install -g hookshot-cli` from a registry resolves this machine's
+//! platform package (scripts/cross.py serves the registry).
 //!
 //! Needs `npm` and Python 3 with `venv`; when either is missing the tests
 //! fail and say why. Left out of `cargo test` (ignored, with the reason);
@@ -229,6 +231,28 @@ fn the_wheel_installs_into_a_venv() {
         Path::new(&program),
         std::fs::canonicalize(bin.join("hookshot")).unwrap(),
         "install registered {program}"
+    );
+}
+
+/// `npm install -g hookshot-cli` as a user runs it, from a registry (one
+/// `scripts/cross.py` serves on a local port): npm resolves the launcher's
+/// optional dependency for this machine (os, cpu, libc) and `hookshot`
+/// runs it; told another machine's platform, npm takes that package and
+/// the launcher, with node reporting that platform, picks it; pip installs
+/// the wheel for its tag.
+#[test]
+#[ignore = "end-to-end: npm and pip installs, 20 s; .ci/run's end-to-end step runs them (cargo test -- --ignored)"]
+fn npm_resolves_this_machines_package_from_a_registry() {
+    let out = Command::new("python3")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/cross.py"))
+        .args(["--packages-of", env!("CARGO_BIN_EXE_hookshot")])
+        .output()
+        .expect("python3 runs scripts/cross.py");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        said.contains("`npm install -g hookshot-cli` from a registry installs and runs hookshot-cli-"),
+        "{said}"
     );
 }
 
