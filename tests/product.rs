@@ -76,8 +76,9 @@ fn a_wrong_expectation_fails_with_what_differs_and_exit_1() {
     assert!(stdout.ends_with("1 passed, 2 failed\n"), "{stdout}");
 }
 
-#[test]
-fn a_recorded_session_replays_as_a_test_and_catches_a_changed_hook() {
+/// A project whose settings file holds a guard on Bash (`proj/guard.sh`,
+/// which says "not here" and blocks): the project and that file.
+fn guarded_project() -> (Project, std::path::PathBuf) {
     let p = Project::new();
     p.write("proj/guard.sh", "cat >/dev/null; echo 'not here' >&2; exit 2\n");
     let settings = p.write(
@@ -85,6 +86,12 @@ fn a_recorded_session_replays_as_a_test_and_catches_a_changed_hook() {
         &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "sh guard.sh"}]}]}})
             .to_string(),
     );
+    (p, settings)
+}
+
+#[test]
+fn a_recorded_session_replays_as_a_test_and_catches_a_changed_hook() {
+    let (p, settings) = guarded_project();
     let rec = p.path("recorded");
     let mut args = vec!["fire", "PreToolUse", "--workdir", "proj", "--record"];
     args.push(rec.to_str().unwrap());
@@ -123,13 +130,7 @@ fn a_recorded_session_replays_as_a_test_and_catches_a_changed_hook() {
 /// answer (`permissionDecision` at the top, `cancel`).
 #[test]
 fn a_recorded_event_replays_as_the_agent_that_sent_it() {
-    let p = Project::new();
-    p.write("proj/guard.sh", "cat >/dev/null; echo 'not here' >&2; exit 2\n");
-    let settings = p.write(
-        "proj/hooks.json",
-        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "sh guard.sh"}]}]}})
-            .to_string(),
-    );
+    let (p, settings) = guarded_project();
     let rec = p.path("recorded");
     let fire = |event: &str, agent: Option<&str>, env: &[(&str, &str)], input: Value| {
         let mut args = vec![
