@@ -86,12 +86,7 @@ impl Outcome {
                 let decision = if stopped.is_some() {
                     Some("deny")
                 } else {
-                    match o.decision {
-                        Decision::Block => Some("deny"),
-                        Decision::Ask => Some("ask"),
-                        Decision::Allow => Some("allow"),
-                        Decision::Defer | Decision::Undecided => None,
-                    }
+                    o.decision.word("deny")
                 };
                 if let Some(d) = decision {
                     out.insert("permissionDecision".into(), json!(d));
