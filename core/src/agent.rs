@@ -916,15 +916,13 @@ pub fn parse_event_for(name: &str, agent: Option<Agent>) -> Option<(EventKind, D
         return cline_event(name).map(|e| (e, Dialect::Claude));
     }
     if agent == Some(Agent::Copilot)
-        && let Some(e) = EventKind::ALL
-            .iter()
-            .find(|e| e.name_in(Dialect::Copilot) == Some(name))
+        && let Some(e) = EventKind::named_in(name, Dialect::Copilot)
     {
-        return Some((*e, Dialect::Copilot));
+        return Some((e, Dialect::Copilot));
     }
     if let Some(a) = agent {
         let d = a.dialect();
-        let own = EventKind::ALL.iter().find(|e| e.name_in(d) == Some(name)).copied();
+        let own = EventKind::named_in(name, d);
         let alias = (a == Agent::Cursor)
             .then(|| crate::event::cursor_tool_event(name).map(|(e, _)| e))
             .flatten();

@@ -213,12 +213,17 @@ impl EventKind {
     /// Parses a name in any dialect; returns the event and the dialect the
     /// name belongs to (gemini first when dialects share a name).
     pub fn parse(name: &str) -> Option<(EventKind, Dialect)> {
-        Dialect::ALL.iter().find_map(|&d| {
-            EventKind::ALL
-                .iter()
-                .find(|e| e.name_in(d) == Some(name))
-                .map(|&e| (e, d))
-        })
+        Dialect::ALL
+            .iter()
+            .find_map(|&d| EventKind::named_in(name, d).map(|e| (e, d)))
+    }
+
+    /// The event `dialect` calls `name`.
+    pub fn named_in(name: &str, dialect: Dialect) -> Option<EventKind> {
+        EventKind::ALL
+            .iter()
+            .copied()
+            .find(|e| e.name_in(dialect) == Some(name))
     }
 
     /// The canonical (gemini-style when it exists) name.

@@ -331,11 +331,7 @@ fn from_copilot(name: &str, mut raw: Map<String, Value>) -> Map<String, Value> {
             raw.entry(claude).or_insert(v);
         }
     }
-    if let Some(e) = EventKind::ALL
-        .iter()
-        .find(|e| e.name_in(Dialect::Copilot) == Some(name))
-        && let Some(claude) = e.name_in(Dialect::Claude)
-    {
+    if let Some(claude) = EventKind::named_in(name, Dialect::Copilot).and_then(|e| e.name_in(Dialect::Claude)) {
         raw.insert("hook_event_name".into(), json!(claude));
     }
     if let Some(tool) = raw.get("toolName").and_then(Value::as_str) {

@@ -80,11 +80,10 @@ pub(super) fn agents_own_flat_file(top: &Map<String, Value>, hooks: &Map<String,
         .keys()
         .any(|k| CURSOR_ONLY.contains(&k.as_str()) || hookshot_core::event::cursor_tool_event(k).is_some())
         || entries().any(|e| CURSOR_KEYS.iter().any(|k| e.contains_key(*k)));
-    let copilot = hooks.keys().any(|k| {
-        EventKind::ALL
-            .iter()
-            .any(|e| e.name_in(Dialect::Copilot) == Some(k.as_str()) && e.name_in(Dialect::Cursor).is_none())
-    }) || entries().any(|e| COPILOT_KEYS.iter().any(|k| e.contains_key(*k)));
+    let copilot = hooks
+        .keys()
+        .any(|k| EventKind::named_in(k, Dialect::Copilot).is_some_and(|e| e.name_in(Dialect::Cursor).is_none()))
+        || entries().any(|e| COPILOT_KEYS.iter().any(|k| e.contains_key(*k)));
     let (who, install) = match (cursor, copilot) {
         (true, false) => (
             "Cursor's own hooks file",
@@ -118,10 +117,7 @@ pub(super) fn detect_json_dialect(top: &Map<String, Value>, hooks: &Map<String, 
         hooks
             .keys()
             .map(String::as_str)
-            .filter(|name| {
-                EventKind::ALL.iter().any(|e| e.name_in(d) == Some(*name))
-                    && !EventKind::ALL.iter().any(|e| e.name_in(other) == Some(*name))
-            })
+            .filter(|name| EventKind::named_in(name, d).is_some() && EventKind::named_in(name, other).is_none())
             .collect()
     };
     let (gemini, claude) = (
