@@ -273,13 +273,20 @@ pub fn from_wire(name: &str, dialect: Dialect, mut raw: Map<String, Value>) -> M
     raw.insert("tool_input".into(), input);
     if event == EventKind::AfterTool {
         let response = match tool {
-            Some("Bash") => json!({"stdout": field(&raw, "output").unwrap_or(json!("")), "stderr": ""}),
+            Some("Bash") => shell_output(field(&raw, "output").unwrap_or(json!(""))),
             None => field(&raw, "result_json").unwrap_or(Value::Null),
             Some(_) => json!({"success": true}),
         };
         raw.insert("tool_response".into(), response);
     }
     raw
+}
+
+/// A shell command's result as another agent sent it (Cursor's `output`,
+/// Copilot CLI's `textResultForLlm`, Cline's results), as Claude Code's
+/// `Bash` result holds it: all of it as its output.
+fn shell_output(stdout: Value) -> Value {
+    json!({"stdout": stdout, "stderr": ""})
 }
 
 /// A tool of Cursor's generic tool events (`preToolUse`, `postToolUse`,
@@ -302,7 +309,7 @@ fn cursor_generic_tool(mut raw: Map<String, Value>) -> Map<String, Value> {
     }
     if let Some(out) = raw.get("tool_output").cloned() {
         let response = match (*claude, out) {
-            ("Bash", Value::String(text)) => json!({"stdout": text, "stderr": ""}),
+            ("Bash", Value::String(text)) => shell_output(json!(text)),
             (_, v) => v,
         };
         raw.entry("tool_response").or_insert(response);
@@ -354,7 +361,7 @@ fn from_copilot(name: &str, mut raw: Map<String, Value>) -> Map<String, Value> {
             .cloned()
             .unwrap_or_else(|| result.clone());
         let response = match raw.get("tool_name").and_then(Value::as_str) {
-            Some("Bash") => json!({"stdout": text, "stderr": ""}),
+            Some("Bash") => shell_output(text),
             _ => text,
         };
         raw.insert("tool_response".into(), response);
@@ -422,7 +429,7 @@ fn from_cline(name: &str, mut raw: Map<String, Value>) -> Map<String, Value> {
                             .collect()
                     })
                     .unwrap_or_else(|| vec![output.to_string()]);
-                raw.insert("tool_response".into(), json!({"stdout": text.join("\n"), "stderr": ""}));
+                raw.insert("tool_response".into(), shell_output(json!(text.join("\n"))));
             }
         } else {
             raw.insert("tool_name".into(), json!(tool));
