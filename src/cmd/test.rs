@@ -221,14 +221,10 @@ async fn run_case(exe: &Path, file: &Path, case: &Case) -> Result<Answer, String
             std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
             cmd.env(var, d);
         }
-        // Not run by an agent: its own files are not left to it (the
-        // case's `agent` names one when it matters).
-        for var in [
-            "CLAUDE_PROJECT_DIR",
-            "GEMINI_PROJECT_DIR",
-            "QWEN_PROJECT_DIR",
-            "COPILOT_CLI",
-        ] {
+        // Not run by an agent: no agent's variable tells one, and its own
+        // files are not left to it (the case's `agent` names one when it
+        // matters).
+        for var in hookshot::Agent::ALL.into_iter().flat_map(hookshot::Agent::hook_vars) {
             cmd.env_remove(var);
         }
     }
