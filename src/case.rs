@@ -196,16 +196,8 @@ impl Case {
 /// `--record DIR` of `fire` and `serve`: the event and the answer given
 /// as a new case in `dir`; a case that cannot be written is a warning (the
 /// answer was already given).
-pub(crate) fn record(
-    dir: &Path,
-    event: &str,
-    input: Map<String, Value>,
-    agent: Option<hookshot::Agent>,
-    sources: &Sources,
-    stdout: &str,
-    code: u8,
-) {
-    if let Err(e) = Case::recorded(dir, event, input, agent, sources, stdout, code).save(dir) {
+pub(crate) fn record(dir: &Path, case: &Case) {
+    if let Err(e) = case.save(dir) {
         eprintln!("hookshot: warning: --record {}: {e}", dir.display());
     }
 }

@@ -242,7 +242,7 @@ async fn run_later(args: FireArgs) -> Result<u8, Fail> {
 fn finish(args: &FireArgs, answer: Answer, recorded: Option<(Map<String, Value>, Option<Agent>)>) -> u8 {
     answer.print();
     if let (Some(dir), Some((input, agent))) = (&args.record, recorded) {
-        crate::case::record(
+        let case = crate::case::Case::recorded(
             dir,
             &args.event,
             input,
@@ -251,6 +251,7 @@ fn finish(args: &FireArgs, answer: Answer, recorded: Option<(Map<String, Value>,
             &answer.stdout,
             answer.code,
         );
+        crate::case::record(dir, &case);
     }
     answer.code
 }

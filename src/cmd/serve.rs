@@ -41,7 +41,16 @@ pub(crate) async fn run(args: ServeArgs) -> Result<u8, Fail> {
                 crate::telemetry::record(fired.outcome);
                 if let (Some(dir), Some(input)) = (&record, fired.input) {
                     let code = if fired.outcome.is_blocked() { 2 } else { 0 };
-                    crate::case::record(dir, fired.event, input, None, &sources, &fired.output.to_string(), code);
+                    let case = crate::case::Case::recorded(
+                        dir,
+                        fired.event,
+                        input,
+                        None,
+                        &sources,
+                        &fired.output.to_string(),
+                        code,
+                    );
+                    crate::case::record(dir, &case);
                 }
             }),
         }
