@@ -776,7 +776,7 @@ fn remove_ours_from(groups: &mut Vec<Value>) -> usize {
     groups.retain_mut(|g| {
         let Some(Value::Array(hs)) = g.get_mut("hooks") else {
             // A flat entry (Cursor's) is one hook.
-            let ours = g.get("command").is_some() && is_ours(g);
+            let ours = is_ours(g);
             removed += usize::from(ours);
             return !ours;
         };
