@@ -203,6 +203,46 @@ class CopilotCli(unittest.TestCase):
                 harness.blocked_with(self, place, run, "no shell today")
                 self.assertIn("run the tests first", run.shown_to_model())
 
+    def test_its_own_guard_file_guards_claude_code_under_hookshot(self):
+        # Copilot CLI's own project file (camelCase event, a flat `bash`
+        # entry, its matcher on its own tool name, a `cwd`): natively
+        # Copilot CLI runs it; under hookshot, Claude Code calling hookshot
+        # (its project registration) runs the same file, trusted, with the
+        # payload, variables and folder Copilot CLI gives it, and the deny
+        # it answers in Copilot CLI's words blocks Claude Code's Bash.
+        deny = json.dumps({"permissionDecision": "deny", "permissionDecisionReason": "no shell in this repo"})
+        guard = {"version": 1, "hooks": {"preToolUse": [{
+            "type": "command", "matcher": "bash", "cwd": "sub",
+            "bash": ("cat > \"$HOME/../seen-$$.json\"; printf '%s\\n' \"COPILOT_CLI=$COPILOT_CLI\" "
+                     "\"COPILOT_HOOK_DIR=$COPILOT_HOOK_DIR\" \"COPILOT_PROJECT_DIR=$COPILOT_PROJECT_DIR\" "
+                     "\"PWD=$(pwd)\" > \"$HOME/../vars-$$.txt\"; echo '" + deny + "'")}]}}
+        seen = []
+        for under in (False, True):
+            with self.subTest(under_hookshot=under):
+                place = harness.Place()
+                self.addCleanup(place.remove)
+                os.makedirs(os.path.join(place.project, "sub"))
+                place.write("project/.github/hooks/guard.json", guard)
+                if under:
+                    place.hookshot(HOOKSHOT, "trust", "--yes")
+                    place.hookshot(HOOKSHOT, "install", "--agent", "claude", "--project")
+                    run = harness.run_claude(place, [{"tool": "Bash", "input": SHELL["input"]}, DONE])
+                else:
+                    run = harness.run_copilot(place, [SHELL, DONE])
+                self.assertEqual(run.rc, 0, run.stderr[-2000:])
+                harness.blocked_with(self, place, run, "no shell in this repo")
+                inputs = sorted(f for f in os.listdir(place.root) if f.startswith("seen-"))
+                varfiles = sorted(f for f in os.listdir(place.root) if f.startswith("vars-"))
+                self.assertEqual(len(inputs), 1, inputs)
+                seen.append((json.loads(place.read(inputs[0])), place.read(varfiles[0]).replace(place.project, "<p>")))
+        (native, native_vars), (under, under_vars) = seen
+        self.assertEqual(native_vars, under_vars)
+        self.assertEqual(list(native), list(under))
+        for key in ("toolName", "toolArgs", "cwd"):
+            self.assertEqual(type(native[key]), type(under[key]), key)
+        self.assertEqual(native["toolName"], under["toolName"])
+        self.assertEqual(native["toolArgs"]["command"], under["toolArgs"]["command"])
+
 
 if __name__ == "__main__":
     unittest.main()

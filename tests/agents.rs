@@ -143,6 +143,7 @@ scenarios! {
     CopilotCli::test_uninstall_puts_the_hooks_folder_back,
     CopilotCli::test_copilot_running_the_claude_code_registration_is_answered_as_itself,
     CopilotCli::test_its_own_camelcase_events_run_hookshot_and_are_answered_in_their_shape,
+    CopilotCli::test_its_own_guard_file_guards_claude_code_under_hookshot,
 }
 
 // Cline: its hook files natively and running `hookshot fire --agent cline`.

@@ -199,3 +199,143 @@ fn explain_reads_copilots_payload_as_fire_does() {
         .cloned();
     assert_eq!(guard.map(|g| g["runs"].clone()), Some(json!(true)), "{x}");
 }
+
+/// Copilot CLI's own guard file of a project (`.github/hooks/*.json`,
+/// camelCase events, flat `bash` entries) guards the other agents too:
+/// hookshot called by Claude Code or gemini-cli runs it with Copilot CLI's
+/// payload (exactly its fields: `sessionId`, a millisecond `timestamp`,
+/// `cwd`, its own `toolName` and `toolArgs`), its variables, its `cwd`,
+/// and reads its answer at the top of the JSON.
+fn copilot_guard_file(p: &Project) {
+    std::fs::create_dir_all(p.path("proj/sub")).unwrap();
+    p.write(
+        "proj/.github/hooks/guard.json",
+        &json!({"version": 1, "hooks": {"preToolUse": [{
+            "type": "command", "matcher": "bash", "cwd": "sub", "env": {"LEVEL": "strict"},
+            "bash": "cat > ../../seen-own.json; printf '%s\\n' \"$COPILOT_CLI\" \"$COPILOT_HOOK_DIR\" \"$COPILOT_PROJECT_DIR\" \"$LEVEL\" \"$(pwd)\" > ../../vars-own.txt; grep -q 'rm -rf' ../../seen-own.json && echo '{\"permissionDecision\": \"deny\", \"permissionDecisionReason\": \"not in this repo\"}'; exit 0"
+        }]}})
+        .to_string(),
+    );
+}
+
+#[test]
+fn copilot_clis_own_project_file_guards_claude_code_and_gemini_cli() {
+    let p = Project::new();
+    copilot_guard_file(&p);
+    let proj = p.path("proj").canonicalize().unwrap().display().to_string();
+    let claude = json!({"session_id": "s-9", "cwd": proj, "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "rm -rf build"}});
+    let o = p.fire("PreToolUse", &claude, &["--agent", "claude"], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", common::stderr(&o));
+    assert!(
+        common::stderr(&o).contains("not in this repo"),
+        "{}",
+        common::stderr(&o)
+    );
+    let seen: Value = p.read_json("seen-own.json");
+    let keys: Vec<&String> = seen.as_object().unwrap().keys().collect();
+    // Copilot CLI's fields, in its order.
+    assert_eq!(
+        keys,
+        ["sessionId", "timestamp", "cwd", "toolName", "toolArgs"],
+        "{seen}"
+    );
+    assert_eq!(
+        (&seen["toolName"], &seen["toolArgs"]["command"], &seen["sessionId"]),
+        (&json!("bash"), &json!("rm -rf build"), &json!("s-9"))
+    );
+    assert!(seen["timestamp"].is_u64(), "{seen}");
+    let vars = std::fs::read_to_string(p.path("vars-own.txt")).unwrap();
+    let hooks_dir = format!("{proj}/.github/hooks");
+    let sub = format!("{proj}/sub");
+    assert_eq!(
+        vars.lines().collect::<Vec<_>>(),
+        ["1", hooks_dir.as_str(), proj.as_str(), "strict", sub.as_str()]
+    );
+    // gemini-cli's shell tool is Copilot CLI's `bash` too.
+    let gemini = json!({"session_id": "s-9", "cwd": proj, "hook_event_name": "BeforeTool",
+        "tool_name": "run_shell_command", "tool_input": {"command": "rm -rf build"}});
+    let o = p.fire("BeforeTool", &gemini, &["--agent", "gemini"], &[]);
+    let answer: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(answer["decision"], "block", "{answer} {}", common::stderr(&o));
+    // Another tool is not its matcher's.
+    let read = json!({"session_id": "s-9", "cwd": proj, "tool_name": "Read", "tool_input": {"file_path": "rm -rf"}});
+    let o = p.fire("PreToolUse", &read, &["--agent", "claude"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+}
+
+/// Copilot CLI runs its own files itself: hookshot called by it leaves
+/// them to it, and an untrusted project's file is not run at all.
+#[test]
+fn copilot_clis_own_files_run_once_and_only_when_trusted() {
+    let p = Project::new();
+    copilot_guard_file(&p);
+    let (answer, code) = copilot(
+        &p,
+        "preToolUse",
+        json!({"toolName": "bash", "toolArgs": {"command": "rm -rf build"}}),
+    );
+    assert_eq!((answer, code), (json!({}), Some(0)));
+    assert!(!p.path("seen-own.json").exists(), "run a second time under Copilot CLI");
+    let input = json!({"session_id": "s", "tool_name": "Bash", "tool_input": {"command": "rm -rf build"}});
+    let o = p.run(
+        &["fire", "PreToolUse", "--workdir", "proj", "--agent", "claude"],
+        &input,
+    );
+    assert!(!p.path("seen-own.json").exists(), "an untrusted file ran");
+    assert!(common::stderr(&o).contains("guard.json"), "{}", common::stderr(&o));
+}
+
+/// The answers of Copilot CLI's own hooks, at the top of their JSON: a
+/// rewrite (`modifiedArgs`, with or without an allow: Copilot CLI 1.0.102
+/// applies it either way), an invalid verdict (the tool runs there, as
+/// here, and the user is told), a prompt's replacement, and a hook that
+/// fails before a tool (Copilot CLI denies then).
+#[test]
+fn the_answers_of_copilot_clis_own_hooks_are_read_in_its_words() {
+    let p = Project::new();
+    p.write(
+        "proj/.github/hooks/answers.json",
+        &json!({"version": 1, "hooks": {
+            "preToolUse": [{"bash": "i=$(cat); case $i in *'\"ls\"'*) echo '{\"permissionDecision\": \"allow\", \"modifiedArgs\": {\"command\": \"ls -a\"}}';; *'\"pwd\"'*) echo '{\"modifiedArgs\": {\"command\": \"pwd -P\"}}';; *nope*) echo '{\"permissionDecision\": \"nope\"}';; *crash*) exit 1;; esac"}],
+            "userPromptSubmitted": [{"bash": "echo '{\"modifiedPrompt\": \"be brief\"}'"}]
+        }})
+        .to_string(),
+    );
+    let tool = |command: &str| json!({"session_id": "s", "tool_name": "Bash", "tool_input": {"command": command}});
+    let o = p.fire("PreToolUse", &tool("ls"), &["--agent", "claude"], &[]);
+    let answer: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        answer["hookSpecificOutput"]["updatedInput"]["command"], "ls -a",
+        "{answer}"
+    );
+    let o = p.fire("PreToolUse", &tool("pwd"), &["--agent", "claude"], &[]);
+    let answer: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        answer["hookSpecificOutput"]["updatedInput"]["command"], "pwd -P",
+        "{answer}"
+    );
+    let o = p.fire("PreToolUse", &tool("nope"), &["--agent", "claude"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    assert!(
+        common::stderr(&o).contains("invalid \"permissionDecision\""),
+        "{}",
+        common::stderr(&o)
+    );
+    let o = p.fire("PreToolUse", &tool("crash"), &["--agent", "claude"], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", common::stderr(&o));
+    assert!(
+        common::stderr(&o).contains("GitHub Copilot CLI denies the tool"),
+        "{}",
+        common::stderr(&o)
+    );
+    // jcli takes a replaced prompt (`user_input`).
+    let o = p.fire(
+        "pre_send_message",
+        &json!({"session_id": "s", "user_input": "hi"}),
+        &["--agent", "jcli"],
+        &[],
+    );
+    let answer: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(answer["user_input"], "be brief", "{answer} {}", common::stderr(&o));
+}

@@ -442,6 +442,21 @@ impl Agent {
         }
     }
 
+    /// Whether it runs every `*.json` file of its folders (Copilot CLI's
+    /// `.github/hooks/` and `~/.copilot/hooks/`), not only
+    /// [`Agent::files`], whose names are then hookshot's own in there.
+    pub fn runs_every_json_file(self) -> bool {
+        self == Agent::Copilot
+    }
+
+    /// Whether `path` is one of its own hook files hookshot reads: every
+    /// `*.json` of Copilot CLI's folders but hookshot's registration
+    /// there ([`Agent::files`] it does not read).
+    pub fn reads_hooks_of(self, path: &Path) -> bool {
+        let name = path.file_name().and_then(|n| n.to_str());
+        self.owns_file(path) && !self.files().iter().any(|f| !f.read && Some(f.name) == name)
+    }
+
     /// Whether each entry under an event of its files is one hook
     /// (`{"command": ..., "matcher": ...}`, Cursor's), not a group
     /// holding `hooks`.
@@ -746,6 +761,11 @@ impl Agent {
     /// Whether `path` is one of the settings files it reads and runs
     /// itself.
     pub fn owns_file(self, path: &Path) -> bool {
+        if self.runs_every_json_file() {
+            let parent = path.parent().unwrap_or(Path::new(""));
+            return path.extension().is_some_and(|e| e == "json")
+                && (parent.ends_with(self.folder()) || parent.ends_with(self.user_folder()));
+        }
         let dir = path.parent().and_then(Path::file_name).and_then(|d| d.to_str());
         let name = path.file_name().and_then(|n| n.to_str());
         dir == Some(self.folder()) && self.files().iter().any(|f| Some(f.name) == name)

@@ -269,6 +269,9 @@ pub struct HookOptions {
     /// bytes) this hook gives the model when Codex is the agent; `None`:
     /// Codex's default ([`crate::Agent::context_limit`]).
     pub context_limit: Option<u64>,
+    /// The folder it runs in instead of the project's (Copilot CLI's
+    /// `cwd`; a relative one is taken from the project's).
+    pub cwd: Option<PathBuf>,
 }
 
 /// How a hook runs when the agent does not wait for it (Claude's `async`

@@ -64,8 +64,27 @@ pub fn for_agent(event: EventKind, agent: crate::Agent, canonical: &Map<String, 
     m
 }
 
+/// The canonical input as `hook` reads it when it runs as `agent`: that
+/// agent's shape ([`for_agent`]), but for a hook of Copilot CLI's own
+/// camelCase events, which reads Copilot CLI's own payload.
+pub fn for_hook(
+    event: EventKind,
+    agent: crate::Agent,
+    dialect: Dialect,
+    canonical: &Map<String, Value>,
+) -> Map<String, Value> {
+    if dialect == Dialect::Copilot {
+        for_dialect(event, dialect, canonical)
+    } else {
+        for_agent(event, agent, canonical)
+    }
+}
+
 /// The canonical input as a hook of `dialect` expects to read it.
 pub fn for_dialect(event: EventKind, dialect: Dialect, canonical: &Map<String, Value>) -> Map<String, Value> {
+    if dialect == Dialect::Copilot {
+        return copilot_payload(event, canonical);
+    }
     let mut m = canonical.clone();
     m.insert("hook_event_name".into(), json!(event.display_in(dialect)));
     // The tool under the name (and argument names) the hook's agent uses.
@@ -170,27 +189,8 @@ pub fn for_dialect(event: EventKind, dialect: Dialect, canonical: &Map<String, V
             let session = canonical.get("session_id").cloned().unwrap_or(Value::Null);
             m.insert("meta".into(), json!({"SessionKey": session, "Source": "hookshot"}));
         }
-        Dialect::Copilot => {
-            // Copilot CLI's own fields: its session, a millisecond
-            // timestamp, its tool's name and arguments.
-            if let Some(session) = canonical.get("session_id") {
-                m.entry("sessionId").or_insert_with(|| session.clone());
-            }
-            let ms = SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis() as u64);
-            m.insert("timestamp".into(), json!(ms));
-            if let Some(Value::String(tool)) = canonical.get("tool_name") {
-                let own = crate::agent::COPILOT_TOOLS
-                    .iter()
-                    .find(|(_, claude)| claude == tool)
-                    .map_or(tool.as_str(), |(own, _)| own);
-                m.insert("toolName".into(), json!(own));
-            }
-            if let Some(args) = canonical.get("tool_input") {
-                m.entry("toolArgs").or_insert_with(|| args.clone());
-            }
-        }
+        // Built whole, before the match: see `copilot_payload`.
+        Dialect::Copilot => {}
         Dialect::Cursor => {
             // Cursor's common fields: its conversation, the workspace.
             if let Some(session) = canonical.get("session_id") {
@@ -205,6 +205,105 @@ pub fn for_dialect(event: EventKind, dialect: Dialect, canonical: &Map<String, V
                 m.entry("command").or_insert_with(|| c.clone());
             }
         }
+    }
+    m
+}
+
+/// What GitHub Copilot CLI 1.0.102 gives a hook of its own camelCase
+/// events, and nothing else (observed): `sessionId`, a millisecond
+/// `timestamp` and `cwd`, then per event `source` and `initialPrompt`
+/// (sessionStart), `prompt` (userPromptSubmitted), `toolName` (its own:
+/// `bash`, [`crate::agent::COPILOT_TOOLS`]) and `toolArgs` (the tool
+/// events), `toolResult` (`resultType`, `textResultForLlm`;
+/// postToolUse), `error` (postToolUseFailure), `transcriptPath`,
+/// `stopReason` and `stop_hook_active` (agentStop), `reason` (sessionEnd).
+fn copilot_payload(event: EventKind, canonical: &Map<String, Value>) -> Map<String, Value> {
+    let get = |k: &str| canonical.get(k).filter(|v| !v.is_null()).cloned();
+    let text = |v: Value| match v {
+        Value::String(s) => s,
+        other => other.to_string(),
+    };
+    let mut m = Map::new();
+    m.insert(
+        "sessionId".into(),
+        get("sessionId").or_else(|| get("session_id")).unwrap_or(json!("")),
+    );
+    let ms = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    let timestamp = get("timestamp").filter(Value::is_u64).unwrap_or(json!(ms));
+    m.insert("timestamp".into(), timestamp);
+    m.insert("cwd".into(), get("cwd").unwrap_or(json!("")));
+    let mut put = |k: &str, v: Option<Value>| {
+        if let Some(v) = v {
+            m.insert(k.into(), v);
+        }
+    };
+    match event {
+        EventKind::SessionStart => {
+            put("source", Some(get("source").unwrap_or(json!("new"))));
+            put("initialPrompt", get("initialPrompt"));
+        }
+        EventKind::BeforeAgent => put("prompt", Some(get("prompt").unwrap_or(json!("")))),
+        EventKind::BeforeTool | EventKind::AfterTool | EventKind::AfterToolFailure => {
+            let tool = get("tool_name").map(text).unwrap_or_default();
+            let own = crate::agent::COPILOT_TOOLS
+                .iter()
+                .find(|(_, claude)| *claude == tool)
+                .map_or(tool.as_str(), |(own, _)| own);
+            put("toolName", Some(json!(own)));
+            put(
+                "toolArgs",
+                Some(get("toolArgs").or_else(|| get("tool_input")).unwrap_or(json!({}))),
+            );
+            if event == EventKind::AfterTool {
+                let result = get("toolResult").unwrap_or_else(|| {
+                    let response = get("tool_response").unwrap_or(json!(""));
+                    // A shell's result is its output, as Copilot CLI gives it.
+                    let said = match (response.get("stdout"), response.get("stderr")) {
+                        (Some(out), err) => {
+                            let err = err.cloned().map(text).unwrap_or_default();
+                            [text(out.clone()), err]
+                                .into_iter()
+                                .filter(|t| !t.is_empty())
+                                .collect::<Vec<_>>()
+                                .join("\n")
+                        }
+                        _ => text(response),
+                    };
+                    json!({"resultType": "success", "textResultForLlm": said})
+                });
+                put("toolResult", Some(result));
+            }
+            if event == EventKind::AfterToolFailure {
+                put(
+                    "error",
+                    Some(json!(
+                        get("tool_error").or_else(|| get("error")).map(text).unwrap_or_default()
+                    )),
+                );
+            }
+        }
+        EventKind::AfterAgent => {
+            put(
+                "transcriptPath",
+                get("transcriptPath").or_else(|| get("transcript_path")),
+            );
+            put(
+                "stopReason",
+                Some(
+                    get("stopReason")
+                        .or_else(|| get("stop_reason"))
+                        .unwrap_or(json!("end_turn")),
+                ),
+            );
+            put(
+                "stop_hook_active",
+                Some(get("stop_hook_active").unwrap_or(json!(false))),
+            );
+        }
+        EventKind::SessionEnd => put("reason", Some(get("reason").unwrap_or(json!("complete")))),
+        _ => {}
     }
     m
 }

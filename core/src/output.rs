@@ -189,6 +189,42 @@ impl HookOutput {
         Ok(HookOutput::from_json(obj))
     }
 
+    /// [`HookOutput::from_json_checked`] for a hook of `dialect`: Copilot
+    /// CLI's own camelCase hooks answer at the top (`permissionDecision`
+    /// and its reason, `modifiedArgs`, `modifiedResult`, `modifiedPrompt`),
+    /// words that mean nothing, or something else, to the other agents.
+    pub fn from_dialect_json_checked(obj: &Map<String, Value>, dialect: crate::Dialect) -> Result<HookOutput, String> {
+        if dialect != crate::Dialect::Copilot {
+            return HookOutput::from_json_checked(obj);
+        }
+        let mut obj = obj.clone();
+        let mut hso = match obj.remove("hookSpecificOutput") {
+            Some(Value::Object(m)) => m,
+            _ => Map::new(),
+        };
+        for (own, claude) in [
+            ("permissionDecision", "permissionDecision"),
+            ("permissionDecisionReason", "permissionDecisionReason"),
+            ("modifiedArgs", "updatedInput"),
+        ] {
+            if let Some(v) = obj.remove(own) {
+                hso.insert(claude.into(), v);
+            }
+        }
+        // What the model sees of the result: its text for the model.
+        if let Some(r) = obj.remove("modifiedResult") {
+            let text = r.get("textResultForLlm").cloned().unwrap_or(r);
+            hso.insert("updatedToolOutput".into(), text);
+        }
+        if let Some(p) = obj.remove("modifiedPrompt") {
+            obj.insert("user_input".into(), p);
+        }
+        if !hso.is_empty() {
+            obj.insert("hookSpecificOutput".into(), Value::Object(hso));
+        }
+        HookOutput::from_json_checked(&obj)
+    }
+
     /// Reads a hook's JSON object in any dialect. Unknown fields are kept in
     /// [`HookOutput::extra`]; nothing is rejected, since a hook that says more
     /// than we understand must still be obeyed in what we do understand.

@@ -372,7 +372,7 @@ fn read_success(stdout: &str, hook: &HookDef) -> Result<HookOutput, String> {
         parse_object(text)
     };
     match object {
-        Some(obj) => HookOutput::from_json_checked(&obj),
+        Some(obj) => HookOutput::from_dialect_json_checked(&obj, hook.dialect),
         None if hook.dialect == Dialect::Claude => Ok(HookOutput {
             additional_context: hook.event.plain_stdout_is_context().then(|| text.to_string()),
             ..HookOutput::default()

@@ -129,6 +129,7 @@ impl HookSystem {
             ("CLAUDE_PROJECT_DIR".into(), wd.clone()),
             ("QWEN_PROJECT_DIR".into(), wd.clone()),
             ("COPILOT_PROJECT_DIR".into(), wd.clone()),
+            ("COPILOT_CLI".into(), "1".into()),
             ("GEMINI_CWD".into(), wd.clone()),
             ("JCLI_CWD".into(), wd),
             ("GEMINI_SESSION_ID".into(), session.to_string()),

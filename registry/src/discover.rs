@@ -305,6 +305,23 @@ const READ_ORDER: [Agent; 6] = [
     Agent::Qwen,
 ];
 
+/// The hook files of an agent that runs every `*.json` of its folder
+/// (Copilot CLI, [`Agent::runs_every_json_file`]) in `dir`, in name order,
+/// without hookshot's own registration there. Whatever is not a plain
+/// file is listed too, so that loading says why it cannot be read.
+fn every_json_file(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| Agent::Copilot.reads_hooks_of(p))
+        .collect();
+    out.sort();
+    out
+}
+
 /// The settings files hookshot looks for: system ([`system_dirs`]), user
 /// (`$XDG_CONFIG_HOME/hookshot`, with its [`IMPORTED_DIR`]), the agent-native user files when
 /// `agent_user_files` is set, extensions (user, then project:
@@ -359,6 +376,9 @@ pub fn discover(
                 add(h.join(agent.user_folder()).join(f.name), SourceKind::User, None);
             }
         }
+        for path in every_json_file(&h.join(Agent::Copilot.user_folder())) {
+            add(path, SourceKind::User, None);
+        }
         // Claude Code's user and per-project MCP servers, for mcp_tool hooks.
         let claude_json = h.join(".claude.json");
         if std::fs::symlink_metadata(&claude_json).is_ok() {
@@ -404,6 +424,9 @@ pub fn discover(
         .chain([PathBuf::from(".mcp.json")])
     {
         add(project.join(rel), SourceKind::Project, Some(project));
+    }
+    for path in every_json_file(&project.join(Agent::Copilot.folder())) {
+        add(path, SourceKind::Project, Some(project));
     }
     out.extend(plugins_gone.into_iter().map(|(path, kind, scope)| Source {
         scope,

@@ -97,6 +97,11 @@ impl Source {
         // Any file in Claude Code's or gemini-cli's folder is theirs (a
         // user names `.claude/other.json` to try it); Codex's folder holds
         // more than hooks (`auth.json`), so only its hook files are read.
+        // Copilot CLI's folders hold its camelCase files and Claude
+        // Code's format side by side, event by event.
+        if Agent::Copilot.owns_file(&self.path) {
+            return Some(Dialect::Copilot);
+        }
         let by_folder = Agent::ALL
             .into_iter()
             .find(|a| dir == Some(a.folder()) && (a.owns_its_folder() || a.owns_file(&self.path)));

@@ -1,4 +1,5 @@
 use std::path::Path;
+use std::time::Duration;
 
 use hookshot_core::{EventKind, MatcherSpec, SourceKind};
 
@@ -541,10 +542,11 @@ fn bad_picoclaw_files() {
     insta::assert_snapshot!(report("picoclaw.json", &cases));
 }
 
-/// Cursor's and Copilot CLI's own hooks files (flat entries) are named
-/// for what they are, at their first entry, not read as matcher groups
-/// that each miss "hooks"; Copilot CLI's file of hookshot's registration
-/// (groups under "version": 1) still reads.
+/// Cursor's own hooks files (flat entries), and flat files that could be
+/// Cursor's or Copilot CLI's, are named for what they are, at their first
+/// entry, not read as matcher groups that each miss "hooks"; Copilot CLI's
+/// own (its keys) and its file of hookshot's registration (groups under
+/// "version": 1) read.
 #[test]
 fn the_agents_own_flat_files_are_named_not_misread() {
     let cases = [
@@ -553,18 +555,82 @@ fn the_agents_own_flat_files_are_named_not_misread() {
             "{\"version\": 1, \"hooks\": {\"beforeShellExecution\": [{\"command\": \"./guard.sh\", \"failClosed\": true}]}}",
         ),
         (
-            "copilot",
-            "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"type\": \"command\", \"bash\": \"./guard.sh\", \"timeoutSec\": 10}]}}",
-        ),
-        (
             "either",
             "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"command\": \"./guard.sh\"}]}}",
         ),
     ];
     insta::assert_snapshot!(report("hooks.json", &cases));
+    let own = "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"type\": \"command\", \"bash\": \"./guard.sh\", \"timeoutSec\": 10}]}}";
+    let parsed = crate::settings::parse(Path::new("hooks.json"), own, SourceKind::User).unwrap();
+    assert_eq!(parsed.dialect, Some(Dialect::Copilot));
+    assert_eq!(parsed.hooks.len(), 1);
+    assert_eq!(parsed.hooks[0].timeout, Duration::from_secs(10));
     let registration = "{\"version\": 1, \"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"hookshot fire --agent copilot PreToolUse\", \"timeoutSec\": 600}]}]}}";
     let parsed = crate::settings::parse(Path::new("hookshot.json"), registration, SourceKind::User).unwrap();
     assert_eq!(parsed.hooks.len(), 1);
+}
+
+/// Copilot CLI's own files, as it reads them (1.0.102, observed): under a
+/// camelCase event each entry one hook (`bash` before `command`, `cwd`
+/// from the project, `env`, `timeoutSec` or `timeout` in seconds, 30 by
+/// default) of Copilot CLI's shapes, its matcher a regex the whole of its
+/// own tool name must match (so `bash` guards what hookshot plans as
+/// `Bash`, and `Bash` guards nothing of its own); under a Claude Code
+/// event name, Claude Code's shapes, groups or flat; every hook runs as
+/// Copilot CLI's, from its folder (`COPILOT_HOOK_DIR`).
+#[test]
+fn copilot_clis_own_files_read_as_it_reads_them() {
+    let text = r#"{"version": 1, "hooks": {
+        "preToolUse": [
+            {"type": "command", "bash": "guard", "command": "not this", "matcher": "bash", "cwd": "sub", "env": {"A": "1"}},
+            {"command": "other", "timeout": 5, "matcher": "Bash"},
+            {"matcher": "edit|create", "hooks": [{"bash": "grouped"}]}
+        ],
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "claude shaped"}]}],
+        "notification": [{"bash": "theirs"}]
+    }}"#;
+    let path = Path::new("/p/.github/hooks/guards.json");
+    let cx = crate::settings::Context {
+        dialect: Some(Dialect::Copilot),
+        ..Default::default()
+    };
+    let parsed = crate::settings::parse_with(path, text, SourceKind::Project, &cx).unwrap();
+    let hooks = &parsed.hooks;
+    assert_eq!(hooks.len(), 4, "{hooks:#?}");
+    let by = |cmd: &str| hooks.iter().find(|h| h.command() == Some(cmd)).unwrap();
+    let guard = by("guard");
+    assert_eq!(guard.dialect, Dialect::Copilot);
+    assert_eq!(guard.agent(), hookshot_core::Agent::Copilot);
+    assert_eq!(guard.timeout, Duration::from_secs(30));
+    assert_eq!(guard.options.cwd.as_deref(), Some(Path::new("sub")));
+    assert!(guard.options.env.contains(&("A".into(), "1".into())));
+    assert!(
+        guard
+            .options
+            .env
+            .contains(&("COPILOT_HOOK_DIR".into(), "/p/.github/hooks".into()))
+    );
+    let planner_sees = |h: &HookDef, tool: &str| match &h.matcher {
+        MatcherSpec::Regex(r) => regex::Regex::new(r).unwrap().is_match(tool),
+        other => panic!("{other:?}"),
+    };
+    assert!(planner_sees(guard, "bash") && planner_sees(guard, "Bash"));
+    assert!(!planner_sees(guard, "bashful"));
+    let other = by("other");
+    assert_eq!(other.timeout, Duration::from_secs(5));
+    assert!(!planner_sees(other, "bash"), "Copilot CLI's own tool is bash");
+    let grouped = by("grouped");
+    assert!(planner_sees(grouped, "Edit") && planner_sees(grouped, "Write") && !planner_sees(grouped, "Bash"));
+    let claude = by("claude shaped");
+    assert_eq!(claude.dialect, Dialect::Claude);
+    assert_eq!(claude.agent(), hookshot_core::Agent::Copilot);
+    assert!(planner_sees(claude, "Bash"));
+    assert!(
+        parsed
+            .warnings
+            .iter()
+            .any(|w| w.message.contains("\"notification\" is not one hookshot fires"))
+    );
 }
 
 /// A timeout too small for a duration (found by the settings fuzz: jcli's

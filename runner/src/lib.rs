@@ -480,11 +480,19 @@ impl RunEnv {
         let agent = hook.runs_as(self.caller);
         let own = agent.hook_vars();
         let foreign = |k: &str| hookshot_core::Agent::is_hook_var(k) && !own.contains(&k);
-        let env = if hook.options.env.is_empty() && !self.vars.iter().any(|(k, _)| foreign(k)) {
+        let env = if hook.options.env.is_empty()
+            && hook.options.cwd.is_none()
+            && !self.vars.iter().any(|(k, _)| foreign(k))
+        {
             std::borrow::Cow::Borrowed(self)
         } else {
             std::borrow::Cow::Owned(RunEnv {
-                cwd: self.cwd.clone(),
+                // Relative to the project's folder; an absolute one as it is.
+                cwd: hook
+                    .options
+                    .cwd
+                    .as_ref()
+                    .map_or_else(|| self.cwd.clone(), |c| self.cwd.join(c)),
                 vars: self
                     .vars
                     .iter()

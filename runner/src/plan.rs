@@ -7,7 +7,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use hookshot_core::Agent;
-use hookshot_core::input::for_agent;
+use hookshot_core::input::for_hook;
 use hookshot_core::{Dialect, EventKind, Failure, FailureKind, HookDef, HookOutput, HookRecord};
 use serde_json::{Map, Value};
 use tracing::Instrument;
@@ -32,10 +32,10 @@ pub struct PlanRun<'a> {
     pub env: &'a RunEnv,
 }
 
-/// The bytes a process hook that runs as `agent` reads on stdin for
-/// `event`.
-fn input_bytes(event: EventKind, agent: Agent, input: &Map<String, Value>) -> Vec<u8> {
-    serde_json::to_vec(&for_agent(event, agent, input)).unwrap_or_else(|_| b"{}".to_vec())
+/// The bytes a process hook of `dialect` that runs as `agent` reads on
+/// stdin for `event`.
+fn input_bytes(event: EventKind, (agent, dialect): (Agent, Dialect), input: &Map<String, Value>) -> Vec<u8> {
+    serde_json::to_vec(&for_hook(event, agent, dialect, input)).unwrap_or_else(|_| b"{}".to_vec())
 }
 
 /// Whether a hook reads its input in its dialect's words: a process it
@@ -66,18 +66,19 @@ impl Runner {
         // Far enough to mean "no budget" without overflowing an Instant.
         let deadline = start + plan.budget.unwrap_or(Duration::from_secs(100 * 365 * 24 * 3600));
         if !plan.sequential {
-            // Serialize once per agent that has a process hook in the plan.
+            // Serialize once per agent (and shape) that has a process hook
+            // in the plan.
             let caller = plan.env.caller;
-            let mut by_agent: Vec<(Agent, Vec<u8>)> = Vec::new();
+            let mut by_agent: Vec<((Agent, Dialect), Vec<u8>)> = Vec::new();
             for h in plan.hooks.iter().filter(|h| reads_bytes(h)) {
-                let agent = h.runs_as(caller);
+                let agent = (h.runs_as(caller), h.dialect);
                 if !by_agent.iter().any(|(a, _)| *a == agent) {
                     by_agent.push((agent, input_bytes(plan.event, agent, input)));
                 }
             }
             let canonical: &Map<String, Value> = input;
             let runs = plan.hooks.iter().map(|h| {
-                let agent = h.runs_as(caller);
+                let agent = (h.runs_as(caller), h.dialect);
                 let bytes = by_agent
                     .iter()
                     .find(|(a, _)| *a == agent)
@@ -106,7 +107,7 @@ impl Runner {
                 continue;
             }
             let bytes = if reads_bytes(hook) {
-                input_bytes(plan.event, hook.runs_as(plan.env.caller), input)
+                input_bytes(plan.event, (hook.runs_as(plan.env.caller), hook.dialect), input)
             } else {
                 Vec::new()
             };

@@ -36,14 +36,23 @@ const CLAUDE_HANDLER_KEYS: &[&str] = &[
     "commandWindows",
 ];
 
+/// A file of flat hook entries whose place did not say whose it is.
+pub(super) enum FlatFile {
+    /// GitHub Copilot CLI's own (its keys or events only it has): read
+    /// as its files are.
+    Copilot,
+    /// Cursor's, or either's: the first flat entry's pointer and why
+    /// hookshot does not read it.
+    Unread(String, String),
+}
+
 /// Where a file holds Cursor's or GitHub Copilot CLI's own hook entries
 /// (`{"version": 1, "hooks": {"preToolUse": [{"command": ...}]}}`: each
-/// entry one hook, no `hooks` list inside): the agent it looks like and the
-/// first such entry's pointer. Those agents run these files themselves;
-/// hookshot does not read the format, and must say so rather than read it
-/// as a file of matcher groups (every entry "missing hooks") or take the
-/// hooks as none.
-pub(super) fn agents_own_flat_file(top: &Map<String, Value>, hooks: &Map<String, Value>) -> Option<(String, String)> {
+/// entry one hook, no `hooks` list inside): whose it looks like. hookshot
+/// reads Copilot CLI's; Cursor's, which Cursor runs itself, it does not
+/// read, and must say so rather than read it as a file of matcher groups
+/// (every entry "missing hooks") or take the hooks as none.
+pub(super) fn agents_own_flat_file(top: &Map<String, Value>, hooks: &Map<String, Value>) -> Option<FlatFile> {
     const CURSOR_ONLY: &[&str] = &[
         "beforeSubmitPrompt",
         "stop",
@@ -84,25 +93,18 @@ pub(super) fn agents_own_flat_file(top: &Map<String, Value>, hooks: &Map<String,
         .keys()
         .any(|k| EventKind::named_in(k, Dialect::Copilot).is_some_and(|e| e.name_in(Dialect::Cursor).is_none()))
         || entries().any(|e| COPILOT_KEYS.iter().any(|k| e.contains_key(*k)));
-    let (who, install) = match (cursor, copilot) {
-        (true, false) => (
-            "Cursor's own hooks file",
-            "`hookshot install --agent cursor` adds hookshot's entries to it",
-        ),
-        (false, true) => (
-            "GitHub Copilot CLI's own hooks file",
-            "`hookshot install --agent copilot` registers hookshot beside it, and an entry may run `hookshot fire --agent copilot EVENT`",
-        ),
-        _ => (
-            "Cursor's or GitHub Copilot CLI's own hooks file",
-            "`hookshot install --agent cursor` (or `copilot`) registers hookshot there",
-        ),
+    let why = match (cursor, copilot) {
+        (false, true) => return Some(FlatFile::Copilot),
+        (true, false) => {
+            "this is Cursor's own hooks file (each entry one hook, no \"hooks\" list), which Cursor runs itself and hookshot does not read; `hookshot install --agent cursor` adds hookshot's entries to it"
+        }
+        _ => {
+            "this is Cursor's or GitHub Copilot CLI's own hooks file (each entry one hook, no \"hooks\" list); hookshot reads Copilot CLI's in its folders (`.github/hooks/`, `~/.copilot/hooks/`) or named with `--dialect copilot`, and not Cursor's, which Cursor runs itself"
+        }
     };
-    Some((
+    Some(FlatFile::Unread(
         format!("/hooks/{}/{i}", escape_token(event)),
-        format!(
-            "this is {who} (each entry one hook, no \"hooks\" list), which that agent runs itself and hookshot does not read; {install}; hooks for hookshot to run go in its own settings, in Claude Code's format (docs/HOOKS.md)"
-        ),
+        format!("{why}; hooks for hookshot to run go in its own settings, in Claude Code's format (docs/HOOKS.md)"),
     ))
 }
 

@@ -20,6 +20,7 @@ use crate::position::{Positions, escape_token};
 
 mod builtins;
 mod claude_state;
+mod copilot;
 mod jcli;
 mod json;
 mod matcher;
@@ -436,25 +437,21 @@ impl Parser<'_> {
                 self.picoclaw(hooks);
             }
             Some(Value::Object(hooks)) => {
-                if matches!(hint, None | Some(Dialect::Cursor | Dialect::Copilot))
-                    && let Some((ptr, why)) = json::agents_own_flat_file(top, hooks)
-                {
-                    self.error(&ptr, why);
-                    return;
-                }
-                let dialect = match hint {
-                    Some(d) => d,
-                    None => {
-                        let (d, doubt) = detect_json_dialect(top, hooks);
-                        if let Some(doubt) = doubt {
-                            self.warn("/hooks", doubt);
-                        }
-                        d
+                let flat = matches!(hint, None | Some(Dialect::Cursor))
+                    .then(|| json::agents_own_flat_file(top, hooks))
+                    .flatten();
+                match flat {
+                    Some(json::FlatFile::Unread(ptr, why)) => {
+                        self.error(&ptr, why);
+                        return;
                     }
-                };
-                self.out.dialect = Some(dialect);
-                self.json_config(top, hooks, dialect);
-                self.json_hooks(hooks, dialect);
+                    Some(json::FlatFile::Copilot) => {}
+                    None if hint == Some(Dialect::Copilot) => {}
+                    None => return self.json_file(top, hooks, hint),
+                }
+                self.out.dialect = Some(Dialect::Copilot);
+                self.json_config(top, &Map::new(), Dialect::Copilot);
+                self.copilot_hooks(hooks);
             }
             Some(other) => self.error(
                 "/hooks",
@@ -498,6 +495,24 @@ impl Parser<'_> {
                 }
             }
         }
+    }
+
+    /// A file of gemini-cli's or Claude Code's matcher groups, in `hint`'s
+    /// dialect or the one its content says.
+    fn json_file(&mut self, top: &Map<String, Value>, hooks: &Map<String, Value>, hint: Option<Dialect>) {
+        let dialect = match hint {
+            Some(d) => d,
+            None => {
+                let (d, doubt) = detect_json_dialect(top, hooks);
+                if let Some(doubt) = doubt {
+                    self.warn("/hooks", doubt);
+                }
+                d
+            }
+        };
+        self.out.dialect = Some(dialect);
+        self.json_config(top, hooks, dialect);
+        self.json_hooks(hooks, dialect);
     }
 
     /// An optional boolean field, false when absent.
