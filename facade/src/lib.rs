@@ -217,8 +217,9 @@ impl Builder {
     /// settings files (`.claude/settings*.json`, `~/.claude/settings.json`
     /// for Claude Code; `.gemini/settings.json`, `~/.gemini/settings.json`
     /// for gemini-cli; `.codex/hooks.json` and `.codex/config.toml`, in the
-    /// project and home, for Codex) are the agent's to run, and are not
-    /// loaded again.
+    /// project and home, for Codex; every `*.json` of `.github/hooks/` and
+    /// `~/.copilot/hooks/`, and the project's Claude Code files, for
+    /// Copilot CLI) are the agent's to run, and are not loaded again.
     pub fn hook_of(mut self, agent: Option<Agent>) -> Self {
         self.hook_of = agent;
         self
