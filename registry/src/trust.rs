@@ -377,6 +377,10 @@ pub fn covered_files(
     let mut unbound: Vec<String> = Vec::new();
     let mut whole = |w: &str, base: &Path| names.push(base.join(expand(w)));
     for h in &file.hooks {
+        // A hook that runs in a folder of its own (Copilot CLI's `cwd`)
+        // names its scripts from there.
+        let joined = h.options.cwd.as_ref().map(|c| project.join(c));
+        let project = joined.as_deref().unwrap_or(project);
         match &h.action {
             HookAction::Command { command } => {
                 let text = expand(command);
@@ -932,6 +936,32 @@ mod tests {
         std::fs::write(p.join(".hooks/check.sh"), "exit 0").unwrap();
         let why = s.check(p, f, b"{}").unwrap_err();
         assert!(why.contains(".hooks/check.sh"), "{why}");
+    }
+
+    /// Copilot CLI runs a hook with a `cwd` there: the script it names from
+    /// there is what the approval binds, so swapping it is seen.
+    #[test]
+    fn a_hook_run_in_its_own_folder_binds_its_scripts_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path();
+        std::fs::create_dir_all(p.join("tools")).unwrap();
+        std::fs::write(p.join("tools/guard.sh"), "exit 0").unwrap();
+        let mut hook = hookshot_core::HookDef::new(
+            "h",
+            hookshot_core::EventKind::BeforeTool,
+            HookAction::Command {
+                command: "./guard.sh".into(),
+            },
+        );
+        hook.options.cwd = Some("tools".into());
+        let file = crate::SettingsFile {
+            hooks: vec![hook],
+            ..Default::default()
+        };
+        let covers = covered_files(p, p, &file, &|_, _| CommandFiles::default(), &[])
+            .unwrap()
+            .files;
+        assert_eq!(covers.keys().collect::<Vec<_>>(), ["tools/guard.sh"]);
     }
 
     #[test]
