@@ -339,3 +339,57 @@ fn the_answers_of_copilot_clis_own_hooks_are_read_in_its_words() {
     let answer: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(answer["user_input"], "be brief", "{answer} {}", common::stderr(&o));
 }
+
+/// A Copilot CLI file hookshot cannot read is said in the answer, and the
+/// closed policy blocks; an approved guard that writes a log beside its
+/// script in its own `cwd` still guards at the next events.
+#[test]
+fn a_broken_copilot_file_is_said_and_a_logging_guard_keeps_guarding() {
+    let p = Project::new();
+    p.write(
+        "proj/.github/hooks/broken.json",
+        "{\"version\": 1, \"hooks\": {\"preToolUse\": [",
+    );
+    let input = json!({"session_id": "s", "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let o = p.fire("PreToolUse", &input, &["--agent", "claude"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    assert!(common::stderr(&o).contains("broken.json"), "{}", common::stderr(&o));
+    p.closed_policy();
+    let o = p.fire("PreToolUse", &input, &["--agent", "claude"], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", common::stderr(&o));
+    assert!(common::stderr(&o).contains("broken.json"), "{}", common::stderr(&o));
+    std::fs::remove_file(p.path("proj/.github/hooks/broken.json")).unwrap();
+
+    p.write(
+        "proj/tools/guard.sh",
+        "cat >> calls.log; echo '{\"permissionDecision\": \"deny\", \"permissionDecisionReason\": \"guarded\"}'\n",
+    );
+    p.write(
+        "proj/.github/hooks/guard.json",
+        &json!({"version": 1, "hooks": {"preToolUse": [{"bash": "sh ./guard.sh", "cwd": "tools"}]}}).to_string(),
+    );
+    let trust = p.run(&["trust", "--yes", "--workdir", "proj"], &json!({}));
+    assert!(trust.status.success(), "{}", common::stderr(&trust));
+    for n in 1..=3 {
+        let o = p.run(
+            &["fire", "PreToolUse", "--workdir", "proj", "--agent", "claude"],
+            &input,
+        );
+        assert_eq!(o.status.code(), Some(2), "event {n}: {}", common::stderr(&o));
+        assert!(
+            common::stderr(&o).contains("guarded"),
+            "event {n}: {}",
+            common::stderr(&o)
+        );
+    }
+    let log = std::fs::read_to_string(p.path("proj/tools/calls.log")).unwrap();
+    assert_eq!(log.matches("\"sessionId\"").count(), 3, "{log}");
+    // The approval binds the script it runs from there: swapped, it stops.
+    p.write("proj/tools/guard.sh", "exit 0\n");
+    let o = p.run(
+        &["fire", "PreToolUse", "--workdir", "proj", "--agent", "claude"],
+        &input,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", common::stderr(&o));
+    assert!(common::stderr(&o).contains("guard.sh"), "{}", common::stderr(&o));
+}
