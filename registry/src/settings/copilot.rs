@@ -259,14 +259,7 @@ impl Parser<'_> {
             return DEFAULT_TIMEOUT;
         };
         match v.as_f64().filter(|t| *t > 0.0 && t.is_finite()) {
-            Some(t) if t > MAX_TIMEOUT_SECS as f64 => {
-                self.warn(
-                    &format!("{ptr}/{key}"),
-                    format!("timeout {t} seconds is more than hookshot's limit of {MAX_TIMEOUT_SECS} s; the hook gets {MAX_TIMEOUT_SECS} s"),
-                );
-                Duration::from_secs(MAX_TIMEOUT_SECS)
-            }
-            Some(t) => Duration::from_secs_f64(t).max(Duration::from_millis(1)),
+            Some(t) => self.agent_timeout(&format!("{ptr}/{key}"), &format!("{t} seconds"), t),
             // The hook still runs (and guards), for the default time.
             None => {
                 self.warn(

@@ -64,9 +64,7 @@ impl Parser<'_> {
         let timeout = match h.get("timeout") {
             None => Duration::from_secs_f64(default_secs),
             Some(Value::Number(n)) if n.as_f64().is_some_and(|t| t > 0.0 && t <= MAX_TIMEOUT_SECS as f64) => {
-                // A timeout too small for a duration (1e-300 s) is the
-                // shortest one, never zero.
-                Duration::from_secs_f64(n.as_f64().unwrap_or(default_secs)).max(Duration::from_millis(1))
+                super::nonzero_secs(n.as_f64().unwrap_or(default_secs))
             }
             Some(other) => {
                 self.error(

@@ -600,23 +600,8 @@ impl Parser<'_> {
                 }
                 let in_ms = kind == "command" && agent.timeout_ms_from().is_some_and(|from| t >= from);
                 let secs = if in_ms { t / 1000.0 } else { t * unit_ms / 1000.0 };
-                // The agents take any positive number (a published Claude
-                // hook writes 120000, meant as milliseconds): the hook runs,
-                // under hookshot's own ceiling, and validate says so.
-                if secs > MAX_TIMEOUT_SECS as f64 {
-                    let unit = if claude { "seconds" } else { "milliseconds" };
-                    self.warn(
-                        &format!("{ptr}/{key}"),
-                        format!(
-                            "timeout {t} {unit} is more than hookshot's limit of {MAX_TIMEOUT_SECS} s; the hook gets {MAX_TIMEOUT_SECS} s"
-                        ),
-                    );
-                    Duration::from_secs(MAX_TIMEOUT_SECS)
-                } else {
-                    // A timeout too small for a duration (1e-300) is the
-                    // shortest one, never zero.
-                    Duration::from_secs_f64(secs).max(Duration::from_millis(1))
-                }
+                let unit = if claude { "seconds" } else { "milliseconds" };
+                self.agent_timeout(&format!("{ptr}/{key}"), &format!("{t} {unit}"), secs)
             }
             Some(other) => {
                 let unit = if claude { "seconds" } else { "milliseconds" };

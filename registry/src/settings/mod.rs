@@ -302,6 +302,13 @@ fn kind_of(v: &Value) -> &'static str {
 /// (and `1e300` would overflow a `Duration`).
 pub const MAX_TIMEOUT_SECS: u64 = 86_400;
 
+/// `secs` seconds as a hook's timeout, never zero: a timeout too small for
+/// a duration (1e-300 s; the settings fuzz found 8.8e-197) is the shortest
+/// one, since a zero one would fail every run.
+fn nonzero_secs(secs: f64) -> Duration {
+    Duration::from_secs_f64(secs).max(Duration::from_millis(1))
+}
+
 impl Parser<'_> {
     /// A key written twice keeps only its last value, so a hook or a guard
     /// written under the first is silently gone. In hookshot's own files
@@ -513,6 +520,24 @@ impl Parser<'_> {
         self.out.dialect = Some(dialect);
         self.json_config(top, hooks, dialect);
         self.json_hooks(hooks, dialect);
+    }
+
+    /// A timeout of `secs` seconds the agents take as written (`as_written`:
+    /// the number and its unit): the hook runs, at most for hookshot's own
+    /// ceiling, which validate says at `ptr` (a published Claude hook
+    /// writes 120000, meant as milliseconds), and never for nothing.
+    fn agent_timeout(&mut self, ptr: &str, as_written: &str, secs: f64) -> Duration {
+        if secs > MAX_TIMEOUT_SECS as f64 {
+            self.warn(
+                ptr,
+                format!(
+                    "timeout {as_written} is more than hookshot's limit of {MAX_TIMEOUT_SECS} s; the hook gets {MAX_TIMEOUT_SECS} s"
+                ),
+            );
+            Duration::from_secs(MAX_TIMEOUT_SECS)
+        } else {
+            nonzero_secs(secs)
+        }
     }
 
     /// An optional boolean field, false when absent.
