@@ -94,14 +94,14 @@ impl Source {
         }
         let name = self.path.file_name()?.to_str()?;
         let dir = self.path.parent().and_then(Path::file_name).and_then(|d| d.to_str());
-        // Any file in Claude Code's or gemini-cli's folder is theirs (a
-        // user names `.claude/other.json` to try it); Codex's folder holds
-        // more than hooks (`auth.json`), so only its hook files are read.
         // Copilot CLI's folders hold its camelCase files and Claude
         // Code's format side by side, event by event.
         if Agent::Copilot.owns_file(&self.path) {
             return Some(Dialect::Copilot);
         }
+        // Any file in Claude Code's or gemini-cli's folder is theirs (a
+        // user names `.claude/other.json` to try it); Codex's folder holds
+        // more than hooks (`auth.json`), so only its hook files are read.
         let by_folder = Agent::ALL
             .into_iter()
             .find(|a| dir == Some(a.folder()) && (a.owns_its_folder() || a.owns_file(&self.path)));
