@@ -12,7 +12,7 @@ use crate::fail::Fail;
 
 #[derive(Args, Debug, Clone, Default)]
 pub(crate) struct Sources {
-    /// A settings file (gemini, Claude, Copilot CLI, jcli or picoclaw); later files take precedence.
+    /// A settings file (gemini, Claude, Copilot CLI, Cursor, jcli or picoclaw); later files take precedence.
     #[arg(long = "settings", value_name = "FILE")]
     pub(crate) settings: Vec<PathBuf>,
     /// The dialect of the --settings files, when their content cannot tell
@@ -26,7 +26,7 @@ pub(crate) struct Sources {
     /// Trust the project's own settings for this run.
     #[arg(long)]
     pub(crate) trust_project: bool,
-    /// Also read the agents' own user settings (~/.gemini, ~/.claude, ~/.codex, ~/.qwen, ~/.jdata, ~/.copilot/hooks).
+    /// Also read the agents' own user settings (~/.gemini, ~/.claude, ~/.codex, ~/.qwen, ~/.jdata, ~/.copilot/hooks, ~/.cursor).
     #[arg(long)]
     pub(crate) agent_user_files: bool,
     /// Answer LLM prompt hooks from this recorded `.responses` file, one
@@ -63,15 +63,10 @@ impl Sources {
 }
 
 pub(crate) fn parse_dialect(name: &str) -> Result<hookshot::Dialect, String> {
-    if name == hookshot::Dialect::Cursor.as_str() {
-        return Err(
-            "hookshot does not read Cursor's hooks.json yet; use gemini, claude, copilot, jcli or picoclaw".into(),
-        );
-    }
     hookshot::Dialect::ALL
         .into_iter()
         .find(|d| d.as_str() == name)
-        .ok_or_else(|| format!("unknown dialect \"{name}\"; use gemini, claude, copilot, jcli or picoclaw"))
+        .ok_or_else(|| format!("unknown dialect \"{name}\"; use gemini, claude, copilot, cursor, jcli or picoclaw"))
 }
 
 pub(crate) fn parse_event(name: &str) -> Result<(EventKind, hookshot::Dialect), Fail> {

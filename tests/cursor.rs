@@ -250,3 +250,237 @@ fn the_generic_tool_events_name_cursors_tools_and_claude_code_guards_meet_them()
         "{seen}"
     );
 }
+
+/// Cursor's own guard file of a project (`.cursor/hooks.json`, flat
+/// entries) guards the other agents too: hookshot called by Claude Code or
+/// gemini-cli runs a `beforeShellExecution` hook whose matcher finds the
+/// command with exactly Cursor's payload (its common fields, `command`,
+/// `cwd`), in the project's folder with `CURSOR_PROJECT_DIR`, and reads
+/// its `permission` with `agent_message` for the model.
+#[test]
+fn cursors_own_project_file_guards_claude_code_and_gemini_cli() {
+    let p = Project::new();
+    p.write(
+        "proj/.cursor/hooks.json",
+        &json!({"version": 1, "hooks": {"beforeShellExecution": [{
+            "command": "cat > ../seen-shell.json; printf '%s\\n' \"$CURSOR_PROJECT_DIR\" \"$CLAUDE_PROJECT_DIR\" \"$(pwd)\" > ../vars-shell.txt; echo '{\"permission\": \"deny\", \"agent_message\": \"not in this repo\", \"user_message\": \"rm -rf blocked\"}'",
+            "matcher": "rm\\s+-rf"
+        }]}})
+        .to_string(),
+    );
+    let proj = p.path("proj").canonicalize().unwrap().display().to_string();
+    let claude = json!({"session_id": "s-9", "cwd": proj, "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "cd x && rm  -rf build"}});
+    let o = p.fire("PreToolUse", &claude, &["--agent", "claude"], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", common::stderr(&o));
+    assert!(
+        common::stderr(&o).contains("not in this repo"),
+        "{}",
+        common::stderr(&o)
+    );
+    let seen: Value = p.read_json("seen-shell.json");
+    let keys: Vec<&String> = seen.as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        [
+            "conversation_id",
+            "generation_id",
+            "model",
+            "hook_event_name",
+            "cursor_version",
+            "workspace_roots",
+            "user_email",
+            "transcript_path",
+            "command",
+            "cwd",
+            "sandbox"
+        ],
+        "{seen}"
+    );
+    assert_eq!(
+        (&seen["hook_event_name"], &seen["command"], &seen["conversation_id"]),
+        (
+            &json!("beforeShellExecution"),
+            &json!("cd x && rm  -rf build"),
+            &json!("s-9")
+        )
+    );
+    assert_eq!((&seen["workspace_roots"], &seen["cwd"]), (&json!([proj]), &json!(proj)));
+    let vars = std::fs::read_to_string(p.path("vars-shell.txt")).unwrap();
+    assert_eq!(
+        vars.lines().collect::<Vec<_>>(),
+        [proj.as_str(), proj.as_str(), proj.as_str()]
+    );
+    // A command its matcher does not find is not its hook's.
+    std::fs::remove_file(p.path("seen-shell.json")).unwrap();
+    let ls = json!({"session_id": "s-9", "cwd": proj, "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let o = p.fire("PreToolUse", &ls, &["--agent", "claude"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    assert!(!p.path("seen-shell.json").exists());
+    // gemini-cli's shell tool is Cursor's shell too.
+    let gemini = json!({"session_id": "s-9", "cwd": proj, "hook_event_name": "BeforeTool",
+        "tool_name": "run_shell_command", "tool_input": {"command": "rm -rf build"}});
+    let o = p.fire("BeforeTool", &gemini, &["--agent", "gemini"], &[]);
+    let answer: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(answer["decision"], "block", "{answer} {}", common::stderr(&o));
+}
+
+/// `beforeReadFile` hooks get the file's `content`, as Cursor gives it, so
+/// a secrets guard written for Cursor keeps a `.env` from Claude Code's
+/// model; the generic `preToolUse` names Cursor's own tool and arguments
+/// (`Write`, `path`, `contents`), and its rewrite comes back in Claude
+/// Code's.
+#[test]
+fn cursors_read_guard_sees_the_content_and_a_rewrite_comes_back() {
+    let p = Project::new();
+    p.write("proj/.env", "API_KEY=sk-live-123\n");
+    p.write(
+        "proj/.cursor/hooks.json",
+        &json!({"version": 1, "hooks": {
+            "beforeReadFile": [{"command": "cat > ../seen-read.json; grep -q API_KEY ../seen-read.json && echo '{\"permission\": \"deny\", \"user_message\": \"secrets stay out\"}'; exit 0"}],
+            "preToolUse": [{"matcher": "Write", "command": "cat > ../seen-pre.json; echo '{\"permission\": \"allow\", \"updated_input\": {\"path\": \"/tmp/safe.txt\", \"contents\": \"redacted\"}}'"}]
+        }})
+        .to_string(),
+    );
+    let proj = p.path("proj").canonicalize().unwrap().display().to_string();
+    let env = format!("{proj}/.env");
+    let read = json!({"session_id": "s", "cwd": proj, "tool_name": "Read", "tool_input": {"file_path": env}});
+    let o = p.fire("PreToolUse", &read, &["--agent", "claude"], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", common::stderr(&o));
+    assert!(
+        common::stderr(&o).contains("secrets stay out"),
+        "{}",
+        common::stderr(&o)
+    );
+    let seen: Value = p.read_json("seen-read.json");
+    assert_eq!(
+        (&seen["hook_event_name"], &seen["file_path"], &seen["content"]),
+        (&json!("beforeReadFile"), &json!(env), &json!("API_KEY=sk-live-123\n"))
+    );
+    let write = json!({"session_id": "s", "cwd": proj, "tool_name": "Write", "tool_use_id": "t-1",
+        "tool_input": {"file_path": "/tmp/x.txt", "content": "API_KEY=1"}});
+    let o = p.fire("PreToolUse", &write, &["--agent", "claude"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let answer: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        answer["hookSpecificOutput"]["updatedInput"],
+        json!({"file_path": "/tmp/safe.txt", "content": "redacted"}),
+        "{answer}"
+    );
+    let seen: Value = p.read_json("seen-pre.json");
+    assert_eq!(
+        (
+            &seen["hook_event_name"],
+            &seen["tool_name"],
+            &seen["tool_input"],
+            &seen["tool_use_id"]
+        ),
+        (
+            &json!("preToolUse"),
+            &json!("Write"),
+            &json!({"path": "/tmp/x.txt", "contents": "API_KEY=1"}),
+            &json!("t-1")
+        )
+    );
+}
+
+/// The prompt's `continue: false`, `stop`'s `followup_message` (with
+/// `loop_count`), and `failClosed`: a hook that fails, or prints what is
+/// not JSON, blocks where it says so and not elsewhere.
+#[test]
+fn cursors_prompt_stop_and_fail_closed_answers_hold_under_claude_code() {
+    let p = Project::new();
+    p.write(
+        "proj/.cursor/hooks.json",
+        &json!({"version": 1, "hooks": {
+            "beforeSubmitPrompt": [{"command": "grep -q 'ship it' && echo '{\"continue\": false, \"user_message\": \"not on a Friday\"}'; exit 0"}],
+            "stop": [{"command": "cat > ../seen-stop.json; grep -q '\"loop_count\":0' ../seen-stop.json && echo '{\"followup_message\": \"run the tests\"}'; exit 0"}],
+            "preToolUse": [
+                {"matcher": "Shell", "command": "exit 1", "failClosed": true},
+                {"matcher": "Read", "command": "echo not json", "failClosed": true},
+                {"matcher": "Grep", "command": "exit 1"}
+            ]
+        }})
+        .to_string(),
+    );
+    let o = p.fire(
+        "UserPromptSubmit",
+        &json!({"session_id": "s", "prompt": "ship it"}),
+        &["--agent", "claude"],
+        &[],
+    );
+    let answer: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(answer["decision"], "block", "{answer} {}", common::stderr(&o));
+    assert!(answer.to_string().contains("not on a Friday"), "{answer}");
+    let stop = |active: bool| {
+        let o = p.fire(
+            "Stop",
+            &json!({"session_id": "s", "stop_hook_active": active}),
+            &["--agent", "claude"],
+            &[],
+        );
+        serde_json::from_slice::<Value>(&o.stdout).unwrap()
+    };
+    let answer = stop(false);
+    assert_eq!(
+        (&answer["decision"], &answer["reason"]),
+        (&json!("block"), &json!("run the tests")),
+        "{answer}"
+    );
+    assert_eq!(p.read_json("seen-stop.json")["status"], "completed");
+    // Once going on because of a stop hook, it has looped once.
+    assert_eq!(stop(true), json!({}));
+    assert_eq!(p.read_json("seen-stop.json")["loop_count"], 1);
+    let tool = |name: &str, input: Value| {
+        let o = p.fire(
+            "PreToolUse",
+            &json!({"session_id": "s", "tool_name": name, "tool_input": input}),
+            &["--agent", "claude"],
+            &[],
+        );
+        (o.status.code(), common::stderr(&o))
+    };
+    let (code, said) = tool("Bash", json!({"command": "ls"}));
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("fail-closed"), "{said}");
+    let (code, said) = tool("Read", json!({"file_path": "/etc/hostname"}));
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("not a JSON answer"), "{said}");
+    let (code, said) = tool("Grep", json!({"pattern": "x"}));
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("exited with code 1"), "{said}");
+}
+
+/// Cursor runs its own file itself: hookshot called by Cursor leaves it
+/// to it; an untrusted project's file is not run; and hookshot's own
+/// registration beside the user's entries (`install --agent cursor
+/// --project`) adds nothing when another agent calls.
+#[test]
+fn cursors_own_file_runs_once_only_when_trusted_beside_hookshots_registration() {
+    let p = Project::new();
+    let guard = json!({"command": "cat >> ../runs.log; echo >> ../runs.log; echo '{\"permission\": \"deny\", \"agent_message\": \"guarded\"}'"});
+    p.write(
+        "proj/.cursor/hooks.json",
+        &json!({"version": 1, "hooks": {"beforeShellExecution": [guard]}}).to_string(),
+    );
+    let (answer, _) = cursor(&p, "beforeShellExecution", json!({"command": "ls", "cwd": "/"}));
+    assert_eq!(answer, json!({}));
+    assert!(!p.path("runs.log").exists(), "run a second time under Cursor");
+    let input = json!({"session_id": "s", "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let o = p.run(
+        &["fire", "PreToolUse", "--workdir", "proj", "--agent", "claude"],
+        &input,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    assert!(!p.path("runs.log").exists(), "an untrusted file ran");
+    assert!(common::stderr(&o).contains("hooks.json"), "{}", common::stderr(&o));
+    let install = p.run(&["install", "--agent", "cursor", "--project", "proj"], &json!({}));
+    assert!(install.status.success(), "{}", common::stderr(&install));
+    let text = std::fs::read_to_string(p.path("proj/.cursor/hooks.json")).unwrap();
+    assert!(text.contains("guarded") && text.contains("--agent cursor"), "{text}");
+    let o = p.fire("PreToolUse", &input, &["--agent", "claude"], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", common::stderr(&o));
+    assert!(common::stderr(&o).contains("guarded"), "{}", common::stderr(&o));
+    let log = std::fs::read_to_string(p.path("runs.log")).unwrap();
+    assert_eq!(log.matches("beforeShellExecution").count(), 1, "{log}");
+}

@@ -242,10 +242,12 @@ impl Agent {
                 "COPILOT_HOOK_DIR",
                 "CLAUDE_PROJECT_DIR",
             ],
-            // Cursor's hooks learn the project from `workspace_roots`,
-            // Cline's from `workspaceRoots` (its `CLINE_*` variables name
-            // its own folders, not the project).
-            Agent::Codex | Agent::Picoclaw | Agent::Cursor | Agent::Cline => &[],
+            // Cursor's reference: the project, and Claude Code's name for
+            // it, which hooks written for both read.
+            Agent::Cursor => &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+            // Cline's hooks learn the project from `workspaceRoots` (its
+            // `CLINE_*` variables name its own folders, not the project).
+            Agent::Codex | Agent::Picoclaw | Agent::Cline => &[],
         }
     }
 
@@ -315,12 +317,9 @@ impl Agent {
             ..file("hookshot.json", Some("copilot.json"))
         }];
         // Cursor's own entries are flat (`{"command": ...}` under an
-        // event, [`Agent::flat_entries`]); hookshot registers there and
-        // does not read the rest, which Cursor runs itself.
-        const CURSOR: &[AgentFile] = &[AgentFile {
-            read: false,
-            ..file("hooks.json", Some("cursor.json"))
-        }];
+        // event, [`Agent::flat_entries`]); hookshot registers there beside
+        // them and reads them, as Cursor runs them, for the other agents.
+        const CURSOR: &[AgentFile] = &[file("hooks.json", Some("cursor.json"))];
         match self {
             Agent::Claude => CLAUDE,
             Agent::Gemini => GEMINI,

@@ -252,6 +252,10 @@ pub struct ToolRule {
     pub tool: String,
     /// What is inside the parentheses; `None` matches every call of the tool.
     pub pattern: Option<String>,
+    /// `pattern` is a regular expression searched for in the tool's main
+    /// argument (Cursor's matcher of `beforeShellExecution`, tested on the
+    /// command), not a permission rule's glob.
+    pub regex: bool,
 }
 
 /// Per-hook settings some dialects have beyond matching and running.
@@ -272,6 +276,11 @@ pub struct HookOptions {
     /// The folder it runs in instead of the project's (Copilot CLI's
     /// `cwd`; a relative one is taken from the project's).
     pub cwd: Option<PathBuf>,
+    /// The event's name in the hook's own file where its agent gives one
+    /// event several, each with its own payload (Cursor's
+    /// `beforeShellExecution` is its `preToolUse` of the shell, and reads
+    /// `command` and `cwd`, not `tool_input`).
+    pub own_event: Option<String>,
 }
 
 /// How a hook runs when the agent does not wait for it (Claude's `async`

@@ -64,19 +64,24 @@ pub fn for_agent(event: EventKind, agent: crate::Agent, canonical: &Map<String, 
     m
 }
 
-/// The canonical input as `hook` reads it when it runs as `agent`: that
-/// agent's shape ([`for_agent`]), but for a hook of Copilot CLI's own
-/// camelCase events, which reads Copilot CLI's own payload.
+/// The canonical input as a hook of `dialect` reads it when it runs as
+/// `agent`: that agent's shape ([`for_agent`]), but for a hook of Copilot
+/// CLI's own camelCase events, which reads Copilot CLI's own payload, and
+/// one of Cursor's own file, which reads Cursor's payload of the event it
+/// is written under (`own_event`, [`crate::HookOptions::own_event`]).
 pub fn for_hook(
     event: EventKind,
     agent: crate::Agent,
-    dialect: Dialect,
+    (dialect, own_event): (Dialect, Option<&str>),
     canonical: &Map<String, Value>,
 ) -> Map<String, Value> {
-    if dialect == Dialect::Copilot {
-        for_dialect(event, dialect, canonical)
-    } else {
-        for_agent(event, agent, canonical)
+    match dialect {
+        Dialect::Copilot => for_dialect(event, dialect, canonical),
+        Dialect::Cursor => {
+            let name = own_event.unwrap_or_else(|| event.display_in(Dialect::Cursor));
+            cursor_payload(name, event, canonical)
+        }
+        _ => for_agent(event, agent, canonical),
     }
 }
 
@@ -304,6 +309,231 @@ fn copilot_payload(event: EventKind, canonical: &Map<String, Value>) -> Map<Stri
         }
         EventKind::SessionEnd => put("reason", Some(get("reason").unwrap_or(json!("complete")))),
         _ => {}
+    }
+    m
+}
+
+/// The most of a file `beforeReadFile` hands its hooks as `content`:
+/// Cursor gives the whole file; a hook that scans it for secrets needs no
+/// more than this, and a huge file must not become a huge stdin.
+const READ_CONTENT_CAP: u64 = 4 << 20;
+
+/// A regular file's text, up to [`READ_CONTENT_CAP`]: a FIFO or a device
+/// named by the tool call is never waited on or drained.
+fn read_capped(path: &Path) -> std::io::Result<String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+        .open(path)?;
+    if !f.metadata()?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(f, READ_CONTENT_CAP), &mut bytes)?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// What Cursor gives a hook of its own file under the event `name`
+/// (Cursor's hook reference, 2.x): its common fields (`conversation_id`,
+/// `generation_id`, `model`, `hook_event_name`, `cursor_version`,
+/// `workspace_roots`, `user_email`, `transcript_path`) and the event's
+/// own: `command` and `cwd` before a shell command, `output` after it,
+/// `file_path` and the file's `content` before a read, `file_path` and
+/// `edits` after an edit, an MCP tool's `tool_name` and its input as JSON
+/// text, Cursor's own tool names (`Shell`, `StrReplace`) and argument
+/// names (`path`, `contents`) in the generic tool events, `prompt`,
+/// `status` and `loop_count` at `stop`.
+fn cursor_payload(name: &str, event: EventKind, canonical: &Map<String, Value>) -> Map<String, Value> {
+    let get = |k: &str| canonical.get(k).filter(|v| !v.is_null()).cloned();
+    let text = |v: Value| match v {
+        Value::String(s) => s,
+        other => other.to_string(),
+    };
+    let cwd = get("cwd").map(text).unwrap_or_default();
+    let mut m = Map::new();
+    m.insert(
+        "conversation_id".into(),
+        get("conversation_id")
+            .or_else(|| get("session_id"))
+            .unwrap_or(json!("")),
+    );
+    m.insert(
+        "generation_id".into(),
+        get("generation_id").or_else(|| get("turn_id")).unwrap_or(json!("")),
+    );
+    m.insert(
+        "model".into(),
+        get("model").filter(Value::is_string).unwrap_or(json!("")),
+    );
+    m.insert("hook_event_name".into(), json!(name));
+    m.insert("cursor_version".into(), get("cursor_version").unwrap_or(json!("")));
+    m.insert(
+        "workspace_roots".into(),
+        get("workspace_roots").unwrap_or_else(|| json!([cwd])),
+    );
+    m.insert("user_email".into(), get("user_email").unwrap_or(Value::Null));
+    m.insert(
+        "transcript_path".into(),
+        get("transcript_path")
+            .filter(|p| p.as_str() != Some(""))
+            .unwrap_or(Value::Null),
+    );
+    let tool = get("tool_name").map(text).unwrap_or_default();
+    let args = match get("tool_input") {
+        Some(Value::Object(a)) => a,
+        _ => Map::new(),
+    };
+    let arg = |k: &str| args.get(k).cloned().map(text).unwrap_or_default();
+    let result = get("tool_response").unwrap_or(json!(""));
+    // A shell's result is what it printed, as Cursor gives it.
+    let output = || match (result.get("stdout"), result.get("stderr")) {
+        (Some(out), err) => [text(out.clone()), err.cloned().map(text).unwrap_or_default()]
+            .into_iter()
+            .filter(|t| !t.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => match result.get("llmContent") {
+            Some(c) => text(c.clone()),
+            None => text(result.clone()),
+        },
+    };
+    let absolute = |p: String| {
+        if p.is_empty() || Path::new(&p).is_absolute() {
+            p
+        } else {
+            Path::new(&cwd).join(p).display().to_string()
+        }
+    };
+    let file = || {
+        let p = ["file_path", "path", "absolute_path", "notebook_path"]
+            .iter()
+            .find_map(|k| args.get(*k).and_then(Value::as_str))
+            .unwrap_or_default();
+        absolute(p.to_string())
+    };
+    let mut put = |k: &str, v: Value| {
+        m.insert(k.into(), v);
+    };
+    match name {
+        "beforeShellExecution" | "afterShellExecution" => {
+            put("command", json!(arg("command")));
+            put("cwd", json!(cwd));
+            put("sandbox", json!(false));
+            if name == "afterShellExecution" {
+                put("output", json!(output()));
+                put("duration", json!(0));
+            }
+        }
+        "beforeMCPExecution" | "afterMCPExecution" => {
+            // `mcp__server__tool`: Cursor names the server's tool.
+            let own = tool.splitn(3, "__").nth(2).unwrap_or(&tool).to_string();
+            put("tool_name", json!(own));
+            put("tool_input", json!(Value::Object(args.clone()).to_string()));
+            if name == "afterMCPExecution" {
+                put("result_json", json!(result.to_string()));
+                put("duration", json!(0));
+            }
+        }
+        "beforeReadFile" => {
+            let path = file();
+            let content = read_capped(Path::new(&path)).unwrap_or_default();
+            put("file_path", json!(path));
+            put("content", json!(content));
+            put("attachments", json!([]));
+        }
+        "afterFileEdit" => {
+            let edits = match args.get("edits") {
+                Some(Value::Array(list)) => list
+                    .iter()
+                    .map(|e| json!({"old_string": e.get("old_string").cloned().unwrap_or(json!("")), "new_string": e.get("new_string").cloned().unwrap_or(json!(""))}))
+                    .collect(),
+                _ if args.contains_key("old_string") => {
+                    vec![json!({"old_string": arg("old_string"), "new_string": arg("new_string")})]
+                }
+                _ => vec![json!({"old_string": "", "new_string": arg("content")})],
+            };
+            put("file_path", json!(file()));
+            put("edits", Value::Array(edits));
+        }
+        _ => match event {
+            EventKind::BeforeTool | EventKind::AfterTool | EventKind::AfterToolFailure => {
+                let own = crate::Agent::Cursor
+                    .own_name_of(&tool)
+                    .map(str::to_string)
+                    .or_else(|| {
+                        // Cursor calls an MCP tool `MCP:<tool>`.
+                        tool.strip_prefix("mcp__")
+                            .map(|rest| format!("MCP:{}", rest.split_once("__").map_or(rest, |(_, t)| t)))
+                    })
+                    .unwrap_or(tool.clone());
+                put("tool_name", json!(own));
+                put("tool_input", Value::Object(crate::Agent::cursor_arguments(&args)));
+                put("tool_use_id", get("tool_use_id").unwrap_or(json!("")));
+                put("cwd", json!(cwd));
+                if event == EventKind::AfterTool {
+                    let out = if crate::tools::same_tool(&tool, "Bash") {
+                        output()
+                    } else {
+                        result.to_string()
+                    };
+                    put("tool_output", json!(out));
+                    put("duration", json!(0));
+                }
+                if event == EventKind::AfterToolFailure {
+                    let error = get("error").or_else(|| get("tool_error")).map(text).unwrap_or_default();
+                    put("error_message", json!(error));
+                    put("failure_type", json!("error"));
+                    put("duration", json!(0));
+                    put("is_interrupt", json!(get("is_interrupt").unwrap_or(json!(false))));
+                }
+            }
+            EventKind::BeforeAgent => {
+                put("prompt", json!(get("prompt").map(text).unwrap_or_default()));
+                put("attachments", json!([]));
+            }
+            EventKind::AfterAgent => {
+                put("status", get("status").unwrap_or(json!("completed")));
+                // Agents other than Cursor say only whether the turn goes
+                // on because of a stop hook.
+                let looped = get("stop_hook_active") == Some(json!(true));
+                put("loop_count", get("loop_count").unwrap_or(json!(u8::from(looped))));
+            }
+            EventKind::SubagentStart | EventKind::SubagentStop => {
+                put(
+                    "subagent_type",
+                    get("subagent_type").or_else(|| get("agent_type")).unwrap_or(json!("")),
+                );
+                if event == EventKind::SubagentStop {
+                    put("status", json!("completed"));
+                    put(
+                        "result",
+                        get("last_assistant_message").map(text).map_or(json!(""), |t| json!(t)),
+                    );
+                    put(
+                        "agent_transcript_path",
+                        get("agent_transcript_path").unwrap_or(Value::Null),
+                    );
+                } else {
+                    put("prompt", json!(get("prompt").map(text).unwrap_or_default()));
+                }
+            }
+            EventKind::SessionStart | EventKind::SessionEnd => {
+                put("session_id", get("session_id").unwrap_or(json!("")));
+                put("is_background_agent", json!(false));
+                if event == EventKind::SessionStart {
+                    put("composer_mode", json!("agent"));
+                } else {
+                    put("reason", get("reason").unwrap_or(json!("completed")));
+                    put("duration_ms", json!(0));
+                    put("final_status", json!("completed"));
+                }
+            }
+            EventKind::PreCompress => {
+                put("trigger", get("trigger").unwrap_or(json!("auto")));
+            }
+            _ => {}
+        },
     }
     m
 }

@@ -193,7 +193,16 @@ impl HookOutput {
     /// CLI's own camelCase hooks answer at the top (`permissionDecision`
     /// and its reason, `modifiedArgs`, `modifiedResult`, `modifiedPrompt`),
     /// words that mean nothing, or something else, to the other agents.
-    pub fn from_dialect_json_checked(obj: &Map<String, Value>, dialect: crate::Dialect) -> Result<HookOutput, String> {
+    /// A hook of Cursor's own file answers in Cursor's words
+    /// ([`HookOutput::from_cursor`]).
+    pub fn from_dialect_json_checked(
+        obj: &Map<String, Value>,
+        dialect: crate::Dialect,
+        event: crate::EventKind,
+    ) -> Result<HookOutput, String> {
+        if dialect == crate::Dialect::Cursor {
+            return HookOutput::from_cursor(obj, event);
+        }
         if dialect != crate::Dialect::Copilot {
             return HookOutput::from_json_checked(obj);
         }
@@ -223,6 +232,93 @@ impl HookOutput {
             obj.insert("hookSpecificOutput".into(), Value::Object(hso));
         }
         HookOutput::from_json_checked(&obj)
+    }
+
+    /// What a hook of Cursor's own file answered, in Cursor's words only
+    /// (its hook reference, 2.x): `permission` (`allow`, `deny`, `ask`)
+    /// with `agent_message` for the model and `user_message` for the
+    /// person; `continue: false` on the prompt; `followup_message` at
+    /// `stop` and `subagentStop`, which goes on with it; `updated_input`
+    /// before a tool, in Cursor's argument names (`path`, `contents`);
+    /// `additional_context`; `updated_mcp_tool_output`. Claude Code's
+    /// words (`decision`, `hookSpecificOutput`) mean nothing to Cursor
+    /// and are not read. A `permission` that is none of Cursor's is an
+    /// error: reading it as "no decision" would allow what it may deny.
+    pub fn from_cursor(obj: &Map<String, Value>, event: crate::EventKind) -> Result<HookOutput, String> {
+        use crate::EventKind as E;
+        let text = |k: &str| match obj.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(other) => Err(format!("answered an invalid \"{k}\": {other} (expected a string)")),
+        };
+        let decision = match obj.get("permission") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(p)) if matches!(p.as_str(), "allow" | "deny" | "ask") => Decision::parse(p),
+            Some(other) => {
+                return Err(format!(
+                    "answered an invalid \"permission\": {other} (expected \"allow\", \"deny\" or \"ask\")"
+                ));
+            }
+        };
+        let (user, agent) = (text("user_message")?, text("agent_message")?);
+        let mut out = HookOutput::default();
+        if let Some(d) = decision {
+            out.decision = d;
+        }
+        let stops = out.decision.is_block() || out.decision == Decision::Ask;
+        match obj.get("continue") {
+            None | Some(Value::Null) | Some(Value::Bool(true)) => {}
+            // Only the prompt's hooks stop with it (Cursor ignores it
+            // elsewhere).
+            Some(Value::Bool(false)) if event == E::BeforeAgent => out.decision = Decision::Block,
+            Some(Value::Bool(false)) => {}
+            Some(other) => {
+                return Err(format!(
+                    "answered an invalid \"continue\": {other} (expected true or false)"
+                ));
+            }
+        }
+        if out.decision.is_block() || stops {
+            out.reason = agent.clone().or_else(|| user.clone());
+            out.system_message = user;
+        } else {
+            out.system_message = user;
+            out.additional_context = agent;
+        }
+        if matches!(event, E::AfterAgent | E::SubagentStop)
+            && let Some(follow) = text("followup_message")?
+        {
+            out.decision = Decision::Block;
+            out.reason = Some(follow);
+        }
+        if let Some(context) = text("additional_context")? {
+            out.additional_context = Some(match out.additional_context.take() {
+                Some(said) => format!("{said}\n{context}"),
+                None => context,
+            });
+        }
+        match obj.get("updated_input") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(args)) => {
+                let renames = crate::Agent::Cursor.tool_names().iter().flat_map(|(_, _, r)| r.iter());
+                let mut claude = Map::new();
+                for (k, v) in args {
+                    let name = renames.clone().find(|(own, _)| own == k).map_or(k.as_str(), |(_, c)| c);
+                    claude.insert(name.to_string(), v.clone());
+                }
+                out.tool_input = Some(claude);
+            }
+            Some(other) => {
+                return Err(format!(
+                    "answered an invalid \"updated_input\": {other} (expected an object)"
+                ));
+            }
+        }
+        if let Some(r) = obj.get("updated_mcp_tool_output").filter(|v| !v.is_null()) {
+            out.tool_result = Some(r.clone());
+        }
+        Ok(out)
     }
 
     /// Reads a hook's JSON object in any dialect. Unknown fields are kept in

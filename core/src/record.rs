@@ -372,7 +372,13 @@ fn read_success(stdout: &str, hook: &HookDef) -> Result<HookOutput, String> {
         parse_object(text)
     };
     match object {
-        Some(obj) => HookOutput::from_dialect_json_checked(&obj, hook.dialect),
+        Some(obj) => HookOutput::from_dialect_json_checked(&obj, hook.dialect, hook.event),
+        // Cursor reads its hooks' stdout as JSON only: text is a failed
+        // hook there (which blocks under its `failClosed`).
+        None if hook.dialect == Dialect::Cursor && !text.trim().is_empty() => Err(format!(
+            "printed text that is not a JSON answer: {}",
+            first_line(text).unwrap_or_default()
+        )),
         None if hook.dialect == Dialect::Claude => Ok(HookOutput {
             additional_context: hook.event.plain_stdout_is_context().then(|| text.to_string()),
             ..HookOutput::default()

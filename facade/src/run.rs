@@ -130,6 +130,7 @@ impl HookSystem {
             ("QWEN_PROJECT_DIR".into(), wd.clone()),
             ("COPILOT_PROJECT_DIR".into(), wd.clone()),
             ("COPILOT_CLI".into(), "1".into()),
+            ("CURSOR_PROJECT_DIR".into(), wd.clone()),
             ("GEMINI_CWD".into(), wd.clone()),
             ("JCLI_CWD".into(), wd),
             ("GEMINI_SESSION_ID".into(), session.to_string()),

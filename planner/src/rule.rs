@@ -33,6 +33,9 @@ enum Test {
     Domain(String),
     /// The tool's main argument against a glob.
     Argument(GlobMatcher),
+    /// A regular expression found anywhere in the tool's main argument
+    /// (Cursor's matcher of its shell events, on the whole command).
+    Search(Regex),
 }
 
 const SHELL_TOOLS: &[&str] = &["Bash", "run_shell_command", "shell", "Shell", "PowerShell"];
@@ -58,6 +61,10 @@ impl CompiledRule {
         let Some(p) = rule.pattern.as_deref() else {
             return Ok(CompiledRule { tool, test: Test::Any });
         };
+        if rule.regex {
+            let test = Test::Search(Regex::new(p).map_err(|e| e.to_string())?);
+            return Ok(CompiledRule { tool, test });
+        }
         // `npm run test:*` is the older spelling of `npm run test *`.
         let p = match p.strip_suffix(":*") {
             Some(head) => format!("{head} *"),
@@ -134,6 +141,7 @@ impl CompiledRule {
             }
             Test::Domain(d) => host_of(arg).is_some_and(|h| h == *d || h.ends_with(&format!(".{d}"))),
             Test::Argument(g) => g.is_match(arg),
+            Test::Search(r) => r.is_match(arg),
         }
     }
 }
@@ -297,8 +305,25 @@ mod tests {
         CompiledRule::new(&ToolRule {
             tool: tool.into(),
             pattern: Some(pattern.into()),
+            regex: false,
         })
         .unwrap()
+    }
+
+    /// Cursor's matcher of `beforeShellExecution` searches the whole
+    /// command, for gemini-cli's shell tool too.
+    #[test]
+    fn a_regex_rule_searches_the_main_argument() {
+        let r = CompiledRule::new(&ToolRule {
+            tool: "Bash".into(),
+            pattern: Some("git\\s+push|^rm ".into()),
+            regex: true,
+        })
+        .unwrap();
+        assert!(r.matches(Some("Bash"), Some("cd x && git  push origin"), None));
+        assert!(r.matches(Some("run_shell_command"), Some("rm -rf b"), None));
+        assert!(!r.matches(Some("Bash"), Some("echo rm x"), None));
+        assert!(!r.matches(Some("Write"), Some("git push"), None));
     }
 
     /// The table from Claude Code's hooks reference ("Bash `if` matching").

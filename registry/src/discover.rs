@@ -296,13 +296,14 @@ pub fn claude_plugins(home: &Path, project: &Path) -> Vec<(PathBuf, SourceKind)>
 /// an agent's settings.
 /// The order the agents' own files are read in: where a hook stands in a
 /// sequential plan must not move when a row is added to the agent table.
-const READ_ORDER: [Agent; 6] = [
+const READ_ORDER: [Agent; 7] = [
     Agent::Gemini,
     Agent::Claude,
     Agent::Codex,
     Agent::Jcli,
     Agent::Picoclaw,
     Agent::Qwen,
+    Agent::Cursor,
 ];
 
 /// The hook files of an agent that runs every `*.json` of its folder

@@ -542,24 +542,23 @@ fn bad_picoclaw_files() {
     insta::assert_snapshot!(report("picoclaw.json", &cases));
 }
 
-/// Cursor's own hooks files (flat entries), and flat files that could be
-/// Cursor's or Copilot CLI's, are named for what they are, at their first
-/// entry, not read as matcher groups that each miss "hooks"; Copilot CLI's
-/// own (its keys) and its file of hookshot's registration (groups under
-/// "version": 1) read.
+/// Flat hook files (each entry one hook) are told apart by what only
+/// Cursor or Copilot CLI has, and read as that agent's; one that could be
+/// either is named for what it is, at its first entry, not read as matcher
+/// groups that each miss "hooks"; Copilot CLI's file of hookshot's
+/// registration (groups under "version": 1) is read.
 #[test]
-fn the_agents_own_flat_files_are_named_not_misread() {
-    let cases = [
-        (
-            "cursor",
-            "{\"version\": 1, \"hooks\": {\"beforeShellExecution\": [{\"command\": \"./guard.sh\", \"failClosed\": true}]}}",
-        ),
-        (
-            "either",
-            "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"command\": \"./guard.sh\"}]}}",
-        ),
-    ];
+fn the_agents_own_flat_files_are_told_apart() {
+    let cases = [(
+        "either",
+        "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"command\": \"./guard.sh\"}]}}",
+    )];
     insta::assert_snapshot!(report("hooks.json", &cases));
+    let cursor = "{\"version\": 1, \"hooks\": {\"beforeShellExecution\": [{\"command\": \"./guard.sh\", \"failClosed\": true}]}}";
+    let parsed = crate::settings::parse(Path::new("hooks.json"), cursor, SourceKind::Cli).unwrap();
+    assert_eq!(parsed.dialect, Some(Dialect::Cursor));
+    assert_eq!(parsed.hooks.len(), 1);
+    assert_eq!(parsed.hooks[0].fail, hookshot_core::FailPolicy::Closed);
     let own = "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"type\": \"command\", \"bash\": \"./guard.sh\", \"timeoutSec\": 10}]}}";
     let parsed = crate::settings::parse(Path::new("hooks.json"), own, SourceKind::User).unwrap();
     assert_eq!(parsed.dialect, Some(Dialect::Copilot));
@@ -568,6 +567,85 @@ fn the_agents_own_flat_files_are_named_not_misread() {
     let registration = "{\"version\": 1, \"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"hookshot fire --agent copilot PreToolUse\", \"timeoutSec\": 600}]}]}}";
     let parsed = crate::settings::parse(Path::new("hookshot.json"), registration, SourceKind::User).unwrap();
     assert_eq!(parsed.hooks.len(), 1);
+}
+
+/// Cursor's own file, as its hook reference (2.x) says Cursor runs it:
+/// each entry one hook of Cursor's payload and answers (`own_event`);
+/// the events that name their tool are the generic tool events of that
+/// tool (the shell's matcher searches the command); `failClosed` blocks
+/// on failure; `timeout` in seconds; a project's hooks run in the project,
+/// a user's in `~/.cursor/`; its events hookshot does not fire, and a bad
+/// entry, are named with their place.
+#[test]
+fn cursors_own_file_read_as_it_runs_it() {
+    let text = r#"{"version": 1, "hooks": {
+        "beforeShellExecution": [{"command": "./shell-guard.sh", "matcher": "git\\s+push", "failClosed": true, "timeout": 5}],
+        "beforeReadFile": [{"command": "./secrets.sh"}],
+        "afterFileEdit": [{"command": "./format.sh", "matcher": "TabWrite"}],
+        "beforeMCPExecution": [{"command": "./mcp.sh"}],
+        "preToolUse": [{"command": "./pre.sh", "matcher": "Shell|StrReplace"}],
+        "stop": [{"command": "./stop.sh", "loop_limit": 3}],
+        "afterAgentThought": [{"command": "./thought.sh"}],
+        "beforeShellExecutoin": [{"command": "./typo.sh"}]
+    }}"#;
+    let cx = crate::settings::Context {
+        dialect: Some(Dialect::Cursor),
+        project: Some("/p".into()),
+        ..Default::default()
+    };
+    let parsed =
+        crate::settings::parse_with(Path::new("/p/.cursor/hooks.json"), text, SourceKind::Project, &cx).unwrap();
+    let hooks = &parsed.hooks;
+    assert_eq!(hooks.len(), 6, "{hooks:#?}");
+    let by = |cmd: &str| hooks.iter().find(|h| h.command() == Some(cmd)).unwrap();
+    let shell = by("./shell-guard.sh");
+    assert_eq!((shell.event, shell.dialect), (EventKind::BeforeTool, Dialect::Cursor));
+    assert_eq!(shell.options.own_event.as_deref(), Some("beforeShellExecution"));
+    assert_eq!(shell.matcher, MatcherSpec::Exact(vec!["Bash".into()]));
+    let rule = shell.options.condition.as_ref().unwrap();
+    assert!(rule.regex && rule.pattern.as_deref() == Some("git\\s+push"));
+    assert_eq!(shell.fail, hookshot_core::FailPolicy::Closed);
+    assert_eq!(shell.timeout, Duration::from_secs(5));
+    assert_eq!(shell.options.cwd, None, "a project's hooks run in the project");
+    let read = by("./secrets.sh");
+    assert_eq!(read.matcher, MatcherSpec::Exact(vec!["Read".into()]));
+    assert_eq!(
+        (read.fail, read.timeout),
+        (hookshot_core::FailPolicy::Open, Duration::from_secs(60))
+    );
+    // Only Cursor's Tab's edits: none hookshot sees.
+    assert_eq!(by("./format.sh").matcher, MatcherSpec::Exact(Vec::new()));
+    assert_eq!(by("./mcp.sh").matcher, MatcherSpec::Regex("^mcp__".into()));
+    assert_eq!(
+        by("./pre.sh").matcher,
+        MatcherSpec::Exact(vec!["Shell".into(), "StrReplace".into()])
+    );
+    assert_eq!(by("./stop.sh").event, EventKind::AfterAgent);
+    let said: Vec<String> = parsed.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        said.iter()
+            .any(|w| w.contains("\"afterAgentThought\" is not one hookshot fires")),
+        "{said:#?}"
+    );
+    assert!(
+        said.iter()
+            .any(|w| w.contains("did you mean \"beforeShellExecution\"") && w.contains(":9:")),
+        "{said:#?}"
+    );
+    assert!(said.iter().any(|w| w.contains("does not match \"Write\"")), "{said:#?}");
+    // A user's hooks run in ~/.cursor, where its scripts are named from.
+    let parsed =
+        crate::settings::parse_with(Path::new("/home/u/.cursor/hooks.json"), text, SourceKind::User, &cx).unwrap();
+    assert_eq!(
+        parsed.hooks[0].options.cwd.as_deref(),
+        Some(Path::new("/home/u/.cursor"))
+    );
+    // Bad entries are errors with their place; a guard that meant to fail
+    // closed is never read as open.
+    let bad = r#"{"version": 1, "hooks": {"preToolUse": [{"matcher": "Shell"}, {"command": "x", "failClosed": "yes"}, {"command": "y", "matcher": "(("}]}}"#;
+    let err =
+        crate::settings::parse_with(Path::new("/p/.cursor/hooks.json"), bad, SourceKind::Project, &cx).unwrap_err();
+    insta::assert_snapshot!(err.to_string());
 }
 
 /// Copilot CLI's own files, as it reads them (1.0.102, observed): under a

@@ -32,10 +32,17 @@ pub struct PlanRun<'a> {
     pub env: &'a RunEnv,
 }
 
-/// The bytes a process hook of `dialect` that runs as `agent` reads on
-/// stdin for `event`.
-fn input_bytes(event: EventKind, (agent, dialect): (Agent, Dialect), input: &Map<String, Value>) -> Vec<u8> {
-    serde_json::to_vec(&for_hook(event, agent, dialect, input)).unwrap_or_else(|_| b"{}".to_vec())
+/// What decides the bytes a process hook reads: the agent it runs as, its
+/// dialect, and its event's name in its own file.
+type Shape<'h> = (Agent, Dialect, Option<&'h str>);
+
+fn shape(hook: &HookDef, caller: Option<Agent>) -> Shape<'_> {
+    (hook.runs_as(caller), hook.dialect, hook.options.own_event.as_deref())
+}
+
+/// The bytes a process hook of that shape reads on stdin for `event`.
+fn input_bytes(event: EventKind, (agent, dialect, own): Shape<'_>, input: &Map<String, Value>) -> Vec<u8> {
+    serde_json::to_vec(&for_hook(event, agent, (dialect, own), input)).unwrap_or_else(|_| b"{}".to_vec())
 }
 
 /// Whether a hook reads its input in its dialect's words: a process it
@@ -69,16 +76,16 @@ impl Runner {
             // Serialize once per agent (and shape) that has a process hook
             // in the plan.
             let caller = plan.env.caller;
-            let mut by_agent: Vec<((Agent, Dialect), Vec<u8>)> = Vec::new();
+            let mut by_agent: Vec<(Shape<'_>, Vec<u8>)> = Vec::new();
             for h in plan.hooks.iter().filter(|h| reads_bytes(h)) {
-                let agent = (h.runs_as(caller), h.dialect);
+                let agent = shape(h, caller);
                 if !by_agent.iter().any(|(a, _)| *a == agent) {
                     by_agent.push((agent, input_bytes(plan.event, agent, input)));
                 }
             }
             let canonical: &Map<String, Value> = input;
             let runs = plan.hooks.iter().map(|h| {
-                let agent = (h.runs_as(caller), h.dialect);
+                let agent = shape(h, caller);
                 let bytes = by_agent
                     .iter()
                     .find(|(a, _)| *a == agent)
@@ -107,7 +114,7 @@ impl Runner {
                 continue;
             }
             let bytes = if reads_bytes(hook) {
-                input_bytes(plan.event, (hook.runs_as(plan.env.caller), hook.dialect), input)
+                input_bytes(plan.event, shape(hook, plan.env.caller), input)
             } else {
                 Vec::new()
             };

@@ -41,17 +41,20 @@ pub(super) enum FlatFile {
     /// GitHub Copilot CLI's own (its keys or events only it has): read
     /// as its files are.
     Copilot,
-    /// Cursor's, or either's: the first flat entry's pointer and why
-    /// hookshot does not read it.
-    Unread(String, String),
+    /// Cursor's own (its keys or events only it has).
+    Cursor,
+    /// Either's: the first flat entry's pointer and why hookshot cannot
+    /// tell which.
+    Either(String, String),
 }
 
 /// Where a file holds Cursor's or GitHub Copilot CLI's own hook entries
 /// (`{"version": 1, "hooks": {"preToolUse": [{"command": ...}]}}`: each
-/// entry one hook, no `hooks` list inside): whose it looks like. hookshot
-/// reads Copilot CLI's; Cursor's, which Cursor runs itself, it does not
-/// read, and must say so rather than read it as a file of matcher groups
-/// (every entry "missing hooks") or take the hooks as none.
+/// entry one hook, no `hooks` list inside): whose it looks like, rather
+/// than read it as a file of matcher groups (every entry "missing hooks")
+/// or take the hooks as none. The two read the same entry differently
+/// (Copilot CLI's payload is not Cursor's): when nothing tells, the user
+/// is asked to say.
 pub(super) fn agents_own_flat_file(top: &Map<String, Value>, hooks: &Map<String, Value>) -> Option<FlatFile> {
     const CURSOR_ONLY: &[&str] = &[
         "beforeSubmitPrompt",
@@ -93,19 +96,14 @@ pub(super) fn agents_own_flat_file(top: &Map<String, Value>, hooks: &Map<String,
         .keys()
         .any(|k| EventKind::named_in(k, Dialect::Copilot).is_some_and(|e| e.name_in(Dialect::Cursor).is_none()))
         || entries().any(|e| COPILOT_KEYS.iter().any(|k| e.contains_key(*k)));
-    let why = match (cursor, copilot) {
-        (false, true) => return Some(FlatFile::Copilot),
-        (true, false) => {
-            "this is Cursor's own hooks file (each entry one hook, no \"hooks\" list), which Cursor runs itself and hookshot does not read; `hookshot install --agent cursor` adds hookshot's entries to it"
-        }
-        _ => {
-            "this is Cursor's or GitHub Copilot CLI's own hooks file (each entry one hook, no \"hooks\" list); hookshot reads Copilot CLI's in its folders (`.github/hooks/`, `~/.copilot/hooks/`) or named with `--dialect copilot`, and not Cursor's, which Cursor runs itself"
-        }
-    };
-    Some(FlatFile::Unread(
-        format!("/hooks/{}/{i}", escape_token(event)),
-        format!("{why}; hooks for hookshot to run go in its own settings, in Claude Code's format (docs/HOOKS.md)"),
-    ))
+    match (cursor, copilot) {
+        (false, true) => Some(FlatFile::Copilot),
+        (true, false) => Some(FlatFile::Cursor),
+        _ => Some(FlatFile::Either(
+            format!("/hooks/{}/{i}", escape_token(event)),
+            "this is Cursor's or GitHub Copilot CLI's own hooks file (each entry one hook, no \"hooks\" list), and nothing in it tells whose: each gives its hooks another payload. hookshot reads Cursor's at `.cursor/hooks.json` and Copilot CLI's in its folders (`.github/hooks/`, `~/.copilot/hooks/`); elsewhere name it with `--dialect cursor` or `--dialect copilot`".into(),
+        )),
+    }
 }
 
 /// The dialect of a JSON settings file whose place does not say it, and,
@@ -275,6 +273,7 @@ fn parse_rule(rule: &str) -> Result<hookshot_core::ToolRule, String> {
     Ok(hookshot_core::ToolRule {
         tool: tool.to_string(),
         pattern: pattern.map(str::to_string),
+        regex: false,
     })
 }
 

@@ -21,6 +21,7 @@ use crate::position::{Positions, escape_token};
 mod builtins;
 mod claude_state;
 mod copilot;
+mod cursor;
 mod jcli;
 mod json;
 mod matcher;
@@ -444,13 +445,20 @@ impl Parser<'_> {
                 self.picoclaw(hooks);
             }
             Some(Value::Object(hooks)) => {
-                let flat = matches!(hint, None | Some(Dialect::Cursor))
-                    .then(|| json::agents_own_flat_file(top, hooks))
-                    .flatten();
+                let flat = match hint {
+                    Some(Dialect::Cursor) => Some(json::FlatFile::Cursor),
+                    None => json::agents_own_flat_file(top, hooks),
+                    _ => None,
+                };
                 match flat {
-                    Some(json::FlatFile::Unread(ptr, why)) => {
+                    Some(json::FlatFile::Either(ptr, why)) => {
                         self.error(&ptr, why);
                         return;
+                    }
+                    Some(json::FlatFile::Cursor) => {
+                        self.out.dialect = Some(Dialect::Cursor);
+                        self.json_config(top, &Map::new(), Dialect::Cursor);
+                        return self.cursor_hooks(top, hooks);
                     }
                     Some(json::FlatFile::Copilot) => {}
                     None if hint == Some(Dialect::Copilot) => {}
