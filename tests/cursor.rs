@@ -484,3 +484,46 @@ fn cursors_own_file_runs_once_only_when_trusted_beside_hookshots_registration() 
     let log = std::fs::read_to_string(p.path("runs.log")).unwrap();
     assert_eq!(log.matches("beforeShellExecution").count(), 1, "{log}");
 }
+
+/// A Cursor stop hook that always asks to go on relies on Cursor's cap
+/// (`loop_limit`, 5 by default): hookshot counts the session's follow-ups
+/// in a row (`loop_count`) and drops the one past the cap, so Claude Code,
+/// which caps nothing, is not kept going forever.
+#[test]
+fn a_cursor_stop_hook_is_capped_at_its_loop_limit_under_claude_code() {
+    let p = Project::new();
+    p.write(
+        "proj/.cursor/hooks.json",
+        &json!({"version": 1, "hooks": {"stop": [{"loop_limit": 2,
+            "command": "cat >> ../stops.log; echo >> ../stops.log; echo '{\"followup_message\": \"keep going\"}'"}]}})
+        .to_string(),
+    );
+    let stop = |session: &str, active: bool| {
+        let o = p.fire(
+            "Stop",
+            &json!({"session_id": session, "stop_hook_active": active}),
+            &["--agent", "claude"],
+            &[],
+        );
+        (serde_json::from_slice::<Value>(&o.stdout).unwrap(), common::stderr(&o))
+    };
+    assert_eq!(stop("s", false).0["decision"], "block");
+    assert_eq!(stop("s", true).0["decision"], "block");
+    let (answer, said) = stop("s", true);
+    assert_eq!(answer.get("decision"), None, "{answer} {said}");
+    assert!(answer["systemMessage"].to_string().contains("loop_limit"), "{answer}");
+    // Another session counts its own; a turn that starts afresh, from 0.
+    assert_eq!(stop("t", false).0["decision"], "block");
+    assert_eq!(stop("s", false).0["decision"], "block");
+    let log = std::fs::read_to_string(p.path("stops.log")).unwrap();
+    let counts: Vec<u64> = log
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["loop_count"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(counts, [0, 1, 2, 0, 0]);
+}

@@ -281,6 +281,10 @@ pub struct HookOptions {
     /// `beforeShellExecution` is its `preToolUse` of the shell, and reads
     /// `command` and `cwd`, not `tool_input`).
     pub own_event: Option<String>,
+    /// How many times in a row its answer at the end of a turn may make
+    /// the agent go on (Cursor's `loop_limit`, 5 by default): past it the
+    /// follow-up is dropped, as Cursor drops it. `None`: no limit.
+    pub loop_limit: Option<u32>,
 }
 
 /// How a hook runs when the agent does not wait for it (Claude's `async`

@@ -48,6 +48,7 @@ pub mod background;
 pub use hookshot_builtins as builtins;
 mod context_cap;
 mod run;
+mod stop_loops;
 pub(crate) use run::EventCx;
 pub use run::{Call, Planned};
 mod event_plan;

@@ -14,7 +14,7 @@ use hookshot_core::{Agent, Decision, Dialect, EventKind, FailPolicy, HookDef, Ho
 use hookshot_runner::{PlanRun, RunEnv};
 
 use crate::nesting::{self, MAX_DEPTH, PARENT_VAR};
-use crate::{EventPlan, HookSystem, NotRun, context_cap, read_agent_json};
+use crate::{EventPlan, HookSystem, NotRun, context_cap, read_agent_json, stop_loops};
 
 /// One event as its caller sends it: what every door (`fire`, `serve`, the
 /// warm server, an embedding app) hands [`HookSystem::call`], so the same
@@ -373,6 +373,8 @@ impl HookSystem {
         if plan.runs_nothing_now() {
             return Outcome::empty(event);
         }
+        // Cursor's stop hooks read how many follow-ups were made in a row.
+        let loops = stop_loops::wanted(event, &plan.now).then(|| stop_loops::count(input, &self.session_of(input)));
         let run = PlanRun {
             event,
             hooks: &plan.now,
@@ -390,6 +392,9 @@ impl HookSystem {
             .await;
         let mut unsaved = Vec::new();
         unsaved.extend(context_cap::cut(cx.agent, &mut records, event, &self.session_of(input)));
+        if let Some(n) = loops {
+            unsaved.extend(stop_loops::cap(&mut records, n));
+        }
         let mut outcome = hookshot_aggregator::aggregate(event, records);
         // Guards judge the tool call that will run: after every rewrite.
         if !plan.guards.is_empty() && !outcome.is_blocked() {
@@ -417,6 +422,13 @@ impl HookSystem {
             let told = self.services.runner.run_plan(run, input, |_, _| {}).await;
             outcome.warnings.extend(told.iter().filter_map(HookRecord::warning));
             outcome.records.extend(told);
+        }
+        if let Some(n) = loops
+            && let Err(e) = stop_loops::record(&self.session_of(input), n, outcome.is_blocked())
+        {
+            outcome
+                .warnings
+                .push(format!("the stop follow-ups of this session could not be counted: {e}"));
         }
         outcome
     }

@@ -25,6 +25,9 @@ const HOOK_KEYS: &[&str] = &[
 /// names no default).
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// How many follow-ups in a row Cursor takes from one stop hook.
+const DEFAULT_LOOP_LIMIT: u32 = 5;
+
 /// Its events hookshot does not fire: their hooks run under Cursor only.
 const CURSOR_ONLY: &[&str] = &[
     "afterAgentResponse",
@@ -159,6 +162,7 @@ impl Parser<'_> {
         let mut options = hookshot_core::HookOptions {
             condition,
             own_event: Some(name.to_string()),
+            loop_limit: self.cursor_loop_limit(h, ptr, event),
             ..Default::default()
         };
         // Cursor runs a project's hooks in the project's folder and a
@@ -205,6 +209,37 @@ impl Parser<'_> {
             provenance: self.at(ptr, false),
             options,
         });
+    }
+
+    /// `loop_limit` at `stop` and `subagentStop`: how many follow-ups in a
+    /// row Cursor takes from the hook (5 unless set; `null`: no limit).
+    fn cursor_loop_limit(&mut self, h: &Map<String, Value>, ptr: &str, event: EventKind) -> Option<u32> {
+        if !matches!(event, EventKind::AfterAgent | EventKind::SubagentStop) {
+            if h.contains_key("loop_limit") {
+                self.warn(
+                    &format!("{ptr}/loop_limit"),
+                    "Cursor reads \"loop_limit\" at stop and subagentStop only; here it has no effect",
+                );
+            }
+            return None;
+        }
+        match h.get("loop_limit") {
+            None => Some(DEFAULT_LOOP_LIMIT),
+            Some(Value::Null) => None,
+            Some(v) => match v.as_u64() {
+                Some(n) => Some(u32::try_from(n).unwrap_or(u32::MAX)),
+                None => {
+                    self.warn(
+                        &format!("{ptr}/loop_limit"),
+                        format!(
+                            "expected a whole number of follow-ups or null, found {}; the hook gets Cursor's default of {DEFAULT_LOOP_LIMIT}",
+                            describe(v)
+                        ),
+                    );
+                    Some(DEFAULT_LOOP_LIMIT)
+                }
+            },
+        }
     }
 
     /// The calls a hook sees: its event's tool, and its `matcher`, a
