@@ -393,3 +393,71 @@ fn a_broken_copilot_file_is_said_and_a_logging_guard_keeps_guarding() {
     assert_eq!(o.status.code(), Some(2), "{}", common::stderr(&o));
     assert!(common::stderr(&o).contains("guard.sh"), "{}", common::stderr(&o));
 }
+
+/// Copilot CLI's file tools name their arguments `path`, `file_text`,
+/// `old_str`: a guard of its own files that reads `toolArgs.path` guards
+/// Claude Code's `Write` and `Edit` too, and its rewrite comes back in
+/// Claude Code's names; called by Copilot CLI, a rewrite in Claude Code's
+/// names goes back in its own.
+#[test]
+fn copilot_clis_own_argument_names_reach_its_hooks_and_come_back() {
+    let p = Project::new();
+    p.write(
+        "proj/.github/hooks/files.json",
+        &json!({"version": 1, "hooks": {"preToolUse": [{"matcher": "create|edit",
+            "bash": "i=$(cat); echo \"$i\" > ../seen-files.json; case $i in *'.env\"'*) echo '{\"permissionDecision\": \"deny\", \"permissionDecisionReason\": \"no .env\"}';; *'\"file_text\"'*) echo '{\"modifiedArgs\": {\"path\": \"/tmp/out.txt\", \"file_text\": \"clean\"}}';; esac"}]}})
+        .to_string(),
+    );
+    let claude = |tool: &str, input: Value| {
+        let o = p.fire(
+            "PreToolUse",
+            &json!({"session_id": "s", "tool_name": tool, "tool_input": input}),
+            &["--agent", "claude"],
+            &[],
+        );
+        (
+            o.status.code(),
+            serde_json::from_slice::<Value>(&o.stdout).unwrap_or(Value::Null),
+            common::stderr(&o),
+        )
+    };
+    let (code, _, said) = claude(
+        "Edit",
+        json!({"file_path": "/p/.env", "old_string": "A=1", "new_string": "A=2"}),
+    );
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("no .env"), "{said}");
+    let seen: Value = p.read_json("seen-files.json");
+    assert_eq!(
+        (&seen["toolName"], &seen["toolArgs"]),
+        (
+            &json!("edit"),
+            &json!({"path": "/p/.env", "old_str": "A=1", "new_str": "A=2"})
+        )
+    );
+    let (code, answer, said) = claude("Write", json!({"file_path": "/p/a.txt", "content": "x"}));
+    assert_eq!(code, Some(0), "{said}");
+    assert_eq!(
+        answer["hookSpecificOutput"]["updatedInput"],
+        json!({"file_path": "/tmp/out.txt", "content": "clean"}),
+        "{answer}"
+    );
+    // Called by Copilot CLI, hookshot's own Claude Code hook rewrites in
+    // Claude Code's names; Copilot CLI's tool reads its own.
+    p.write(
+        "home/.config/hookshot/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Write", "hooks": [{"type": "command",
+            "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"updatedInput\": {\"file_path\": \"/tmp/b.txt\", \"content\": \"y\"}}}'"}]}]}})
+        .to_string(),
+    );
+    let (answer, _) = copilot(
+        &p,
+        "preToolUse",
+        json!({"toolName": "create", "toolArgs": {"path": "/p/b.txt", "file_text": "x"}}),
+    );
+    assert_eq!(
+        answer["modifiedArgs"],
+        json!({"path": "/tmp/b.txt", "file_text": "y"}),
+        "{answer}"
+    );
+}

@@ -968,6 +968,54 @@ pub const COPILOT_TOOLS: &[(&str, &str)] = &[
     ("task", "Task"),
 ];
 
+/// The arguments of GitHub Copilot CLI's file tools (1.0.102, its tool
+/// schemas) by Claude Code's names: a hook of its own files reads `path`,
+/// `file_text`, `old_str`, whichever agent made the call.
+pub const COPILOT_ARGUMENTS: &[(&str, &[(&str, &str)])] = &[
+    ("Read", &[("file_path", "path")]),
+    ("Write", &[("file_path", "path"), ("content", "file_text")]),
+    (
+        "Edit",
+        &[
+            ("file_path", "path"),
+            ("old_string", "old_str"),
+            ("new_string", "new_str"),
+        ],
+    ),
+];
+
+/// A rewrite in Claude Code's argument names, in Copilot CLI's, which
+/// its tools read (`file_path` is its `path`, `content` its `file_text`);
+/// its own names are kept.
+pub fn copilot_arguments(args: &serde_json::Map<String, Value>) -> serde_json::Map<String, Value> {
+    let renames = || COPILOT_ARGUMENTS.iter().flat_map(|(_, r)| r.iter());
+    let mut out = serde_json::Map::new();
+    for (k, v) in args {
+        let own = renames()
+            .find(|(claude, _)| claude == k)
+            .map_or(k.as_str(), |(_, own)| own);
+        out.entry(own.to_string()).or_insert_with(|| v.clone());
+    }
+    out
+}
+
+/// A rewrite a hook of Copilot CLI's own files gave in its argument
+/// names (`path`, `file_text`, `old_str`), in Claude Code's: its search
+/// tools' `path` (a folder, with a `pattern`) is Claude Code's too.
+pub fn copilot_arguments_to_claude(args: &mut serde_json::Map<String, Value>) {
+    let search = args.contains_key("pattern");
+    for (claude, own) in COPILOT_ARGUMENTS.iter().flat_map(|(_, r)| r.iter()) {
+        if *own == "path" && search {
+            continue;
+        }
+        if !args.contains_key(*claude)
+            && let Some(v) = args.remove(*own)
+        {
+            args.insert((*claude).to_string(), v);
+        }
+    }
+}
+
 /// Cline's hook files (3.0.65) hookshot answers, by file name, with their
 /// events: TaskResume is a session start too; TaskComplete, at the end of
 /// every task, is where Stop hooks run (observers: Cline ends the task

@@ -257,10 +257,23 @@ fn copilot_payload(event: EventKind, canonical: &Map<String, Value>) -> Map<Stri
                 .find(|(_, claude)| *claude == tool)
                 .map_or(tool.as_str(), |(own, _)| own);
             put("toolName", Some(json!(own)));
-            put(
-                "toolArgs",
-                Some(get("toolArgs").or_else(|| get("tool_input")).unwrap_or(json!({}))),
-            );
+            // Another agent's call, in Copilot CLI's argument names.
+            let args = get("toolArgs").unwrap_or_else(|| match get("tool_input") {
+                Some(Value::Object(mut args)) => {
+                    let renames = crate::agent::COPILOT_ARGUMENTS
+                        .iter()
+                        .find(|(claude, _)| *claude == tool)
+                        .map_or(&[][..], |(_, r)| r);
+                    for (claude, own) in renames {
+                        if let Some(v) = args.remove(*claude) {
+                            args.entry(*own).or_insert(v);
+                        }
+                    }
+                    Value::Object(args)
+                }
+                other => other.unwrap_or(json!({})),
+            });
+            put("toolArgs", Some(args));
             if event == EventKind::AfterTool {
                 let result = get("toolResult").unwrap_or_else(|| {
                     let response = get("tool_response").unwrap_or(json!(""));

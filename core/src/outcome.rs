@@ -96,7 +96,7 @@ impl Outcome {
                     }
                 }
                 if let Some(i) = &o.tool_input {
-                    out.insert("modifiedArgs".into(), Value::Object(i.clone()));
+                    out.insert("modifiedArgs".into(), Value::Object(crate::agent::copilot_arguments(i)));
                 }
             }
             EventKind::BeforeAgent | EventKind::AfterAgent | EventKind::SubagentStop => {

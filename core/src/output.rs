@@ -216,7 +216,10 @@ impl HookOutput {
             ("permissionDecisionReason", "permissionDecisionReason"),
             ("modifiedArgs", "updatedInput"),
         ] {
-            if let Some(v) = obj.remove(own) {
+            if let Some(mut v) = obj.remove(own) {
+                if let Value::Object(args) = &mut v {
+                    crate::agent::copilot_arguments_to_claude(args);
+                }
                 hso.insert(claude.into(), v);
             }
         }
