@@ -251,6 +251,39 @@ class UnderHookshotOnly(Scenario):
         harness.untrusted_until_trusted(self, place, harness.run_claude, HOOKSHOT,
                                         settings(bash_hook("echo 'the project says no' >&2; exit 2")), [WRITE, DONE])
 
+    def test_cursors_own_guard_file_guards_claude_code(self):
+        """Cursor's own project file (`.cursor/hooks.json`, flat entries,
+        its payload and answers), trusted: Claude Code calling hookshot runs
+        its shell guard (matcher on the command) and its file guard (Cursor's
+        `Write` with `path`), and their denials in Cursor's words block."""
+        shell = "cat > \"$HOME/../seen-shell.json\"; echo '{\"permission\": \"deny\", \"agent_message\": \"no writes by shell here\"}'"
+        files = ("i=$(cat); case $i in *'\"path\":\"'*'.env\"'*) "
+                 "echo '{\"permission\": \"deny\", \"agent_message\": \"no .env files\"}';; esac")
+        place = self.place(settings({}), True)
+        place.write("project/.cursor/hooks.json", {"version": 1, "hooks": {
+            "beforeShellExecution": [{"command": shell, "matcher": "echo .*>"}],
+            "preToolUse": [{"command": files, "matcher": "Write"}]}})
+        place.hookshot(HOOKSHOT, "trust", "--yes")
+        env = {"tool": "Write", "input": {"file_path": os.path.join(place.project, ".env"), "content": "A=1\n"}}
+        run = harness.run_claude(place, [WRITE, env, DONE])
+        self.assertEqual(run.rc, 0, run.stderr[-2000:])
+        harness.blocked_with(self, place, run, "no writes by shell here")
+        self.assertIn("no .env files", run.shown_to_model())
+        self.assertFalse(place.exists("project/.env"))
+        seen = json.loads(place.read("seen-shell.json"))
+        self.assertEqual((seen["hook_event_name"], seen["command"]), ("beforeShellExecution", WRITE["input"]["command"]))
+
+    def test_a_cursor_stop_hook_stops_at_its_loop_limit(self):
+        """A Cursor stop hook that always asks to go on: Claude Code caps
+        nothing, hookshot caps it at its `loop_limit`, as Cursor does."""
+        place = self.place(settings({}), True)
+        place.write("project/.cursor/hooks.json", {"version": 1, "hooks": {"stop": [
+            {"loop_limit": 2, "command": "echo '{\"followup_message\": \"check once more\"}'"}]}})
+        place.hookshot(HOOKSHOT, "trust", "--yes")
+        run = harness.run_claude(place, [DONE] * 6)
+        self.assertEqual(run.rc, 0, run.stderr[-2000:])
+        self.assertEqual(len(run.script.main_requests()), 3, run.stdout[-3000:])
+
     def test_hookshot_removed_after_install_is_a_warning_not_silence(self):
         place = self.place(settings(bash_hook("exit 0")), False)
         copy = place.copy_of(HOOKSHOT)

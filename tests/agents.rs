@@ -60,6 +60,8 @@ scenarios! {
     ClaudeCode::test_a_guard_that_logs_to_a_file_keeps_guarding,
     ClaudeCode::test_hooks_run_through_the_shell_prefix,
     UnderHookshotOnly::test_the_closed_policy_does_not_make_claude_loop_at_stop,
+    UnderHookshotOnly::test_cursors_own_guard_file_guards_claude_code,
+    UnderHookshotOnly::test_a_cursor_stop_hook_stops_at_its_loop_limit,
     UnderHookshotOnly::test_the_closed_policy_blocks_a_hook_that_crashes_or_times_out,
     UnderHookshotOnly::test_built_ins_refuse_a_force_push,
     UnderHookshotOnly::test_a_secret_typed_into_the_prompt_never_reaches_the_model,
