@@ -148,6 +148,40 @@ class UnderHookshotOnly(Scenario):
         self.assertFalse(place.exists("project/ran.txt"), run.stdout[-2000:])
         self.assertEqual(len(run.script.main_requests()), 1, run.stdout[-2000:])
 
+    def test_its_own_hook_file_guards_claude_code_under_hookshot(self):
+        """Cline's own project hook file (`.clinerules/hooks/PreToolUse`):
+        natively Cline runs it; under hookshot, Claude Code calling hookshot
+        (its project registration) runs the same file, trusted, with the
+        payload Cline gives it, and its `cancel` blocks Claude Code's Bash."""
+        guard = ("#!/bin/sh\ncat > \"$HOME/../seen-$$.json\"; "
+                 "echo '{\"cancel\": true, \"errorMessage\": \"no shell in this repo\"}'\n")
+        seen = []
+        for under in (False, True):
+            with self.subTest(under_hookshot=under):
+                place = harness.Place()
+                self.addCleanup(place.remove)
+                path = place.write("project/.clinerules/hooks/PreToolUse", guard)
+                os.chmod(path, 0o755)
+                if under:
+                    place.hookshot(HOOKSHOT, "trust", "--yes")
+                    place.hookshot(HOOKSHOT, "install", "--agent", "claude", "--project")
+                    bash = {"tool": "Bash", "input": {"command": "echo hi > out.txt", "description": "write"}}
+                    run = harness.run_claude(place, [bash, DONE])
+                    self.assertIn("no shell in this repo", run.shown_to_model())
+                else:
+                    run = harness.run_cline(place, [WRITE, DONE])
+                self.assertFalse(place.exists("project/out.txt"), run.stdout[-2000:])
+                inputs = sorted(f for f in os.listdir(place.root) if f.startswith("seen-"))
+                self.assertEqual(len(inputs), 1, inputs)
+                seen.append(json.loads(place.read(inputs[0])))
+        native, under = seen
+        self.assertEqual(list(native), list(under))
+        for key in ("sessionContext", "workspaceInfo", "tool_call", "preToolUse"):
+            self.assertEqual(list(native[key]), list(under[key]), key)
+        self.assertEqual(native["tool_call"]["name"], under["tool_call"]["name"])
+        self.assertEqual(native["tool_call"]["input"], under["tool_call"]["input"])
+        self.assertEqual(native["preToolUse"], under["preToolUse"])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -26,7 +26,7 @@ pub(crate) struct Sources {
     /// Trust the project's own settings for this run.
     #[arg(long)]
     pub(crate) trust_project: bool,
-    /// Also read the agents' own user settings (~/.gemini, ~/.claude, ~/.codex, ~/.qwen, ~/.jdata, ~/.copilot/hooks, ~/.cursor).
+    /// Also read the agents' own user settings (~/.gemini, ~/.claude, ~/.codex, ~/.qwen, ~/.jdata, ~/.copilot/hooks, ~/.cursor, ~/.cline/hooks).
     #[arg(long)]
     pub(crate) agent_user_files: bool,
     /// Answer LLM prompt hooks from this recorded `.responses` file, one

@@ -159,6 +159,7 @@ scenarios! {
     UnderHookshotOnly::test_built_ins_refuse_a_force_push,
     UnderHookshotOnly::test_install_leaves_the_users_own_hook_and_uninstall_takes_out_only_its_own,
     UnderHookshotOnly::test_a_hand_written_hook_file_running_hookshot,
+    UnderHookshotOnly::test_its_own_hook_file_guards_claude_code_under_hookshot,
 }
 
 // Drift: each agent's own description of its hooks (Codex's embedded

@@ -140,3 +140,145 @@ fn task_complete_runs_the_stop_hooks_with_the_last_answer() {
     assert_eq!(seen["stop_hook_active"], false, "{seen}");
     assert_eq!(seen["session_id"], "conv_1", "{seen}");
 }
+
+/// Cline's own hook files of a project (`.clinerules/hooks/PreToolUse`, a
+/// script named after its event) guard the other agents too: hookshot
+/// called by Claude Code runs each as Cline runs it (by its `#!` line, or
+/// its extension), with Cline's payload (its shell tool `run_commands`,
+/// its parameters as text), and reads its answer in Cline's words at any
+/// exit code.
+#[test]
+fn clines_own_hook_files_guard_claude_code() {
+    let p = Project::new();
+    p.write(
+        "proj/.clinerules/hooks/PreToolUse",
+        "#!/bin/sh\ni=$(cat); echo \"$i\" > ../seen-cline.json\ncase $i in *'rm -rf'*) echo '{\"cancel\": true, \"errorMessage\": \"no rm -rf here\"}'; exit 1;; *'make'*) echo '{\"overrideInput\": {\"commands\": [\"make -j2\"]}}';; esac\n",
+    );
+    p.write(
+        "proj/.clinerules/hooks/PostToolUse.sh",
+        "cat > ../seen-post.json; [ -n \"$BASH_VERSION\" ] && echo '{\"contextModification\": \"run the tests\"}'\n",
+    );
+    let proj = p.path("proj").canonicalize().unwrap().display().to_string();
+    let call = |event: &str, fields: Value| {
+        let mut input = json!({"session_id": "s-7", "cwd": proj, "tool_use_id": "toolu_1"});
+        for (k, v) in fields.as_object().unwrap() {
+            input[k] = v.clone();
+        }
+        let o = p.fire(event, &input, &["--agent", "claude"], &[]);
+        (
+            o.status.code(),
+            serde_json::from_slice::<Value>(&o.stdout).unwrap_or(Value::Null),
+            common::stderr(&o),
+        )
+    };
+    let (code, _, said) = call(
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}}),
+    );
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("no rm -rf here"), "{said}");
+    let seen = p.read_json("seen-cline.json");
+    let keys: Vec<&String> = seen.as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        [
+            "clineVersion",
+            "timestamp",
+            "taskId",
+            "sessionContext",
+            "workspaceRoots",
+            "workspaceInfo",
+            "userId",
+            "agent_id",
+            "parent_agent_id",
+            "hookName",
+            "iteration",
+            "tool_call",
+            "preToolUse"
+        ],
+        "{seen}"
+    );
+    assert_eq!(
+        (&seen["hookName"], &seen["taskId"], &seen["workspaceRoots"]),
+        (&json!("tool_call"), &json!("s-7"), &json!([proj]))
+    );
+    assert_eq!(
+        seen["tool_call"],
+        json!({"id": "toolu_1", "name": "run_commands", "input": {"commands": ["rm -rf build"]}})
+    );
+    assert_eq!(
+        seen["preToolUse"],
+        json!({"toolName": "run_commands", "parameters": {"commands": "[\"rm -rf build\"]"}})
+    );
+    // A rewrite in Cline's shape comes back as Claude Code's.
+    let (code, answer, said) = call(
+        "PreToolUse",
+        json!({"tool_name": "Bash", "tool_input": {"command": "make"}}),
+    );
+    assert_eq!(code, Some(0), "{said}");
+    assert_eq!(
+        answer["hookSpecificOutput"]["updatedInput"],
+        json!({"command": "make -j2"}),
+        "{answer}"
+    );
+    // After the tool: its `.sh` runs with bash, and its context reaches
+    // the model.
+    let (_, answer, said) = call(
+        "PostToolUse",
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_response": {"stdout": "a\n", "stderr": ""}}),
+    );
+    assert_eq!(
+        answer["hookSpecificOutput"]["additionalContext"], "run the tests",
+        "{answer} {said}"
+    );
+    let post = p.read_json("seen-post.json");
+    assert_eq!(post["hookName"], "tool_result");
+    assert_eq!(
+        post["tool_result"]["output"],
+        json!([{"query": "ls", "result": "a\n", "success": true}])
+    );
+}
+
+/// Cline runs its own hook files itself: hookshot called by Cline leaves
+/// them to it; an untrusted project's are not run; a task's start is not
+/// its resumption, and Cline waits for no answer there.
+#[test]
+fn clines_own_hook_files_run_once_only_when_trusted_and_start_is_not_resume() {
+    let p = Project::new();
+    p.write(
+        "proj/.clinerules/hooks/PreToolUse",
+        "cat >> ../runs.log; echo >> ../runs.log; echo '{\"cancel\": true, \"errorMessage\": \"guarded\"}'\n",
+    );
+    p.write(
+        "proj/.clinerules/hooks/TaskStart",
+        "cat >> ../starts.log; echo >> ../starts.log; echo '{\"cancel\": true}'\n",
+    );
+    let (answer, _) = cline(&p, "PreToolUse", "tool_call", run_commands(&["ls"]));
+    assert_eq!(answer, json!({}));
+    assert!(!p.path("runs.log").exists(), "run a second time under Cline");
+    let input = json!({"session_id": "s", "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let o = p.run(
+        &["fire", "PreToolUse", "--workdir", "proj", "--agent", "claude"],
+        &input,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    assert!(!p.path("runs.log").exists(), "an untrusted file ran");
+    let trust = p.run(&["trust", "--yes", "--workdir", "proj"], &json!({}));
+    assert!(trust.status.success(), "{}", common::stderr(&trust));
+    let o = p.run(
+        &["fire", "PreToolUse", "--workdir", "proj", "--agent", "claude"],
+        &input,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", common::stderr(&o));
+    assert!(common::stderr(&o).contains("guarded"), "{}", common::stderr(&o));
+    for source in ["startup", "resume"] {
+        let o = p.run(
+            &["fire", "SessionStart", "--workdir", "proj", "--agent", "claude"],
+            &json!({"session_id": "s", "source": source}),
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    }
+    let starts = std::fs::read_to_string(p.path("starts.log")).unwrap();
+    assert_eq!(starts.matches("\"agent_start\"").count(), 1, "{starts}");
+    assert!(!starts.contains("agent_resume"), "{starts}");
+}

@@ -382,6 +382,16 @@ fn cursors_read_guard_sees_the_content_and_a_rewrite_comes_back() {
             &json!("t-1")
         )
     );
+    // gemini-cli's write_file is Cursor's Write too, in Cursor's names.
+    let gemini = json!({"session_id": "s", "cwd": proj, "tool_name": "write_file",
+        "tool_input": {"file_path": "/tmp/g.txt", "content": "g"}});
+    let o = p.fire("BeforeTool", &gemini, &["--agent", "gemini"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let seen: Value = p.read_json("seen-pre.json");
+    assert_eq!(
+        (&seen["tool_name"], &seen["tool_input"]),
+        (&json!("Write"), &json!({"path": "/tmp/g.txt", "contents": "g"}))
+    );
 }
 
 /// The prompt's `continue: false`, `stop`'s `followup_message` (with

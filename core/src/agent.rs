@@ -760,6 +760,9 @@ impl Agent {
     /// Whether `path` is one of the settings files it reads and runs
     /// itself.
     pub fn owns_file(self, path: &Path) -> bool {
+        if self == Agent::Cline {
+            return cline_hook_file(path).is_some();
+        }
         if self.runs_every_json_file() {
             let parent = path.parent().unwrap_or(Path::new(""));
             return path.extension().is_some_and(|e| e == "json")
@@ -1035,6 +1038,33 @@ pub const CLINE_HOOK_FILES: &[(&str, EventKind)] = &[
 /// The event of one of Cline's hook files ([`CLINE_HOOK_FILES`]).
 pub fn cline_event(file_name: &str) -> Option<EventKind> {
     CLINE_HOOK_FILES.iter().find(|(n, _)| *n == file_name).map(|(_, e)| *e)
+}
+
+/// The folders Cline 3.0.65 finds its hook files in, in a project (and,
+/// the last, in the home: `~/.cline/hooks`).
+pub const CLINE_HOOK_DIRS: &[&str] = &[".clinerules/hooks", ".cline/hooks"];
+
+/// Which of [`CLINE_HOOK_FILES`] `path` is when it is a hook file of
+/// Cline's own (3.0.65, its `n8`): in one of its hook folders, named
+/// after the event whatever the case, with no extension or one of the
+/// scripts it knows how to run. Its `PreCompact` file it never runs.
+pub fn cline_hook_file(path: &Path) -> Option<&'static str> {
+    const EXTENSIONS: &[&str] = &[
+        "", "sh", "bash", "zsh", "js", "mjs", "cjs", "ts", "mts", "cts", "py", "ps1",
+    ];
+    let parent = path.parent()?;
+    if !CLINE_HOOK_DIRS.iter().any(|d| parent.ends_with(d)) {
+        return None;
+    }
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if !EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()) {
+        return None;
+    }
+    let stem = path.file_stem()?.to_str()?.trim();
+    CLINE_HOOK_FILES
+        .iter()
+        .map(|(n, _)| *n)
+        .find(|n| n.eq_ignore_ascii_case(stem) && *n != "PreCompact")
 }
 
 /// What an agent gets back from hookshot run as its hook for one event,

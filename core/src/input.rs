@@ -66,9 +66,10 @@ pub fn for_agent(event: EventKind, agent: crate::Agent, canonical: &Map<String, 
 
 /// The canonical input as a hook of `dialect` reads it when it runs as
 /// `agent`: that agent's shape ([`for_agent`]), but for a hook of Copilot
-/// CLI's own camelCase events, which reads Copilot CLI's own payload, and
-/// one of Cursor's own file, which reads Cursor's payload of the event it
-/// is written under (`own_event`, [`crate::HookOptions::own_event`]).
+/// CLI's own camelCase events, which reads Copilot CLI's own payload, one
+/// of Cursor's own file, which reads Cursor's payload of the event it is
+/// written under (`own_event`, [`crate::HookOptions::own_event`]), and a
+/// hook file of Cline's own, which reads Cline's payload.
 pub fn for_hook(
     event: EventKind,
     agent: crate::Agent,
@@ -80,6 +81,10 @@ pub fn for_hook(
         Dialect::Cursor => {
             let name = own_event.unwrap_or_else(|| event.display_in(Dialect::Cursor));
             cursor_payload(name, event, canonical)
+        }
+        // A hook file of Cline's own, named after its event.
+        Dialect::Claude if agent == crate::Agent::Cline && own_event.is_some() => {
+            cline_payload(own_event.unwrap_or_default(), canonical)
         }
         _ => for_agent(event, agent, canonical),
     }
@@ -214,6 +219,25 @@ pub fn for_dialect(event: EventKind, dialect: Dialect, canonical: &Map<String, V
     m
 }
 
+/// The tool call of `canonical` in Claude Code's words: gemini-cli's
+/// `run_shell_command` is `Bash`, its `absolute_path` a `file_path`. The
+/// payloads of the other agents' own hooks are built from these.
+fn claude_call(canonical: &Map<String, Value>) -> (String, Option<Value>) {
+    let tool = match canonical.get("tool_name") {
+        Some(Value::String(t)) => t.clone(),
+        Some(other) if !other.is_null() => other.to_string(),
+        _ => String::new(),
+    };
+    let claude = crate::tools::name_in(Dialect::Claude, &tool).into_owned();
+    let mut args = canonical.get("tool_input").filter(|v| !v.is_null()).cloned();
+    if claude != tool
+        && let Some(Value::Object(a)) = &mut args
+    {
+        crate::tools::arguments_to_claude(&tool, a);
+    }
+    (claude, args)
+}
+
 /// What GitHub Copilot CLI 1.0.102 gives a hook of its own camelCase
 /// events, and nothing else (observed): `sessionId`, a millisecond
 /// `timestamp` and `cwd`, then per event `source` and `initialPrompt`
@@ -251,14 +275,14 @@ fn copilot_payload(event: EventKind, canonical: &Map<String, Value>) -> Map<Stri
         }
         EventKind::BeforeAgent => put("prompt", Some(get("prompt").unwrap_or(json!("")))),
         EventKind::BeforeTool | EventKind::AfterTool | EventKind::AfterToolFailure => {
-            let tool = get("tool_name").map(text).unwrap_or_default();
+            let (tool, tool_input) = claude_call(canonical);
             let own = crate::agent::COPILOT_TOOLS
                 .iter()
                 .find(|(_, claude)| *claude == tool)
                 .map_or(tool.as_str(), |(own, _)| own);
             put("toolName", Some(json!(own)));
             // Another agent's call, in Copilot CLI's argument names.
-            let args = get("toolArgs").unwrap_or_else(|| match get("tool_input") {
+            let args = get("toolArgs").unwrap_or_else(|| match tool_input {
                 Some(Value::Object(mut args)) => {
                     let renames = crate::agent::COPILOT_ARGUMENTS
                         .iter()
@@ -331,6 +355,130 @@ fn copilot_payload(event: EventKind, canonical: &Map<String, Value>) -> Map<Stri
 /// more than this, and a huge file must not become a huge stdin.
 const READ_CONTENT_CAP: u64 = 4 << 20;
 
+/// What Cline 3.0.65 gives its own hook file `name` (`PreToolUse`, ...;
+/// observed, and its `GV`): its common fields (`clineVersion`,
+/// `timestamp`, `taskId`, `sessionContext`, `workspaceRoots`,
+/// `workspaceInfo`, `userId`, `agent_id`, `parent_agent_id`), `hookName`,
+/// and the event's own: `tool_call` and `preToolUse` (its parameters as
+/// text) before a tool, `tool_result` and `postToolUse` after it,
+/// `userPromptSubmit`, `taskStart`/`taskResume`, `turn` and
+/// `taskComplete`, a shutdown's `reason`. The call is in Cline's tools:
+/// a shell command is `run_commands` with a list of commands, a read
+/// `read_files`, a write or an edit `editor` (`path`, `old_text`,
+/// `new_text`).
+fn cline_payload(name: &str, canonical: &Map<String, Value>) -> Map<String, Value> {
+    let get = |k: &str| canonical.get(k).filter(|v| !v.is_null()).cloned();
+    let text = |v: Value| match v {
+        Value::String(s) => s,
+        other => other.to_string(),
+    };
+    let session = get("session_id").map(text).unwrap_or_default();
+    let cwd = get("cwd").map(text).unwrap_or_default();
+    let hook_name = match name {
+        "PreToolUse" => "tool_call",
+        "PostToolUse" => "tool_result",
+        "UserPromptSubmit" => "prompt_submit",
+        "TaskStart" => "agent_start",
+        "TaskResume" => "agent_resume",
+        "TaskComplete" => "agent_end",
+        "SessionShutdown" => "session_shutdown",
+        other => other,
+    };
+    let mut m = Map::new();
+    let mut put = |k: &str, v: Value| {
+        m.insert(k.into(), v);
+    };
+    put("clineVersion", json!(""));
+    put("timestamp", json!(rfc3339_now()));
+    put("taskId", json!(session));
+    put("sessionContext", json!({"rootSessionId": session}));
+    put("workspaceRoots", json!([cwd]));
+    put("workspaceInfo", json!({"rootPath": cwd, "hint": "project"}));
+    put("userId", json!("unknown"));
+    put("agent_id", json!(""));
+    put("parent_agent_id", Value::Null);
+    put("hookName", json!(hook_name));
+    let (tool, args) = claude_call(canonical);
+    let args = match args {
+        Some(Value::Object(a)) => a,
+        _ => Map::new(),
+    };
+    let arg = |k: &str| args.get(k).cloned();
+    let (own, input) = match tool.as_str() {
+        "Bash" => (
+            "run_commands".to_string(),
+            json!({"commands": [arg("command").map(text).unwrap_or_default()]}),
+        ),
+        "Read" => (
+            "read_files".to_string(),
+            json!({"files": [{"path": arg("file_path").unwrap_or(json!(""))}]}),
+        ),
+        "Write" => (
+            "editor".to_string(),
+            json!({"path": arg("file_path").unwrap_or(json!("")), "new_text": arg("content").unwrap_or(json!(""))}),
+        ),
+        "Edit" => (
+            "editor".to_string(),
+            json!({"path": arg("file_path").unwrap_or(json!("")), "old_text": arg("old_string").unwrap_or(json!("")),
+                "new_text": arg("new_string").unwrap_or(json!(""))}),
+        ),
+        _ => (tool.clone(), Value::Object(args.clone())),
+    };
+    // Cline gives each parameter as text (a list as its JSON).
+    let parameters: Map<String, Value> = input
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| (k.clone(), json!(text(v.clone()))))
+        .collect();
+    let id = get("tool_use_id").unwrap_or(json!(""));
+    match name {
+        "PreToolUse" => {
+            put("iteration", json!(1));
+            put("tool_call", json!({"id": id, "name": own, "input": input}));
+            put("preToolUse", json!({"toolName": own, "parameters": parameters}));
+        }
+        "PostToolUse" => {
+            let response = get("tool_response").unwrap_or(json!(""));
+            // A shell's result is one entry per command, as Cline's.
+            let output = match (own.as_str(), response.get("stdout")) {
+                ("run_commands", Some(out)) => {
+                    let command = input["commands"][0].clone();
+                    json!([{"query": command, "result": text(out.clone()), "success": true}])
+                }
+                _ => response,
+            };
+            let now = rfc3339_now();
+            put("iteration", json!(1));
+            put(
+                "tool_result",
+                json!({"id": id, "name": own, "input": input, "output": output, "durationMs": 0, "startedAt": now, "endedAt": now}),
+            );
+            put(
+                "postToolUse",
+                json!({"toolName": own, "parameters": parameters, "result": text(output), "success": true, "executionTimeMs": 0}),
+            );
+        }
+        "UserPromptSubmit" => {
+            put(
+                "userPromptSubmit",
+                json!({"prompt": get("prompt").map(text).unwrap_or_default(), "attachments": []}),
+            );
+        }
+        "TaskStart" => put("taskStart", json!({"taskMetadata": {}})),
+        "TaskResume" => put("taskResume", json!({"taskMetadata": {}, "previousState": {}})),
+        "TaskComplete" => {
+            put("iteration", json!(1));
+            let said = get("last_assistant_message").map(text).unwrap_or_default();
+            put("turn", json!({"outputText": said, "status": "completed"}));
+            put("taskComplete", json!({"taskMetadata": {}}));
+        }
+        "SessionShutdown" => put("reason", get("reason").unwrap_or(json!("completed"))),
+        _ => {}
+    }
+    m
+}
+
 /// A regular file's text, up to [`READ_CONTENT_CAP`]: a FIFO or a device
 /// named by the tool call is never waited on or drained.
 fn read_capped(path: &Path) -> std::io::Result<String> {
@@ -392,8 +540,8 @@ fn cursor_payload(name: &str, event: EventKind, canonical: &Map<String, Value>) 
             .filter(|p| p.as_str() != Some(""))
             .unwrap_or(Value::Null),
     );
-    let tool = get("tool_name").map(text).unwrap_or_default();
-    let args = match get("tool_input") {
+    let (tool, args) = claude_call(canonical);
+    let args = match args {
         Some(Value::Object(a)) => a,
         _ => Map::new(),
     };

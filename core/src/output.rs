@@ -324,6 +324,79 @@ impl HookOutput {
         Ok(out)
     }
 
+    /// What a hook file of Cline's own answered, in Cline's words only
+    /// (3.0.65, its `yl`): `cancel: true` stops the call, with
+    /// `errorMessage` (else the context) as the reason; `context` or
+    /// `contextModification` (else `errorMessage`) is context for the
+    /// model; `overrideInput` replaces the call's input, in Cline's tools'
+    /// shapes (`commands`, `path` with `old_text`/`new_text`, `files`),
+    /// read in Claude Code's. Cline waits only for the tool events' hooks:
+    /// on the others it reads nothing, and nothing is read here either.
+    pub fn from_cline(obj: &Map<String, Value>, event: crate::EventKind) -> Result<HookOutput, String> {
+        use crate::EventKind as E;
+        let mut out = HookOutput::default();
+        if !matches!(event, E::BeforeTool | E::AfterTool) {
+            return Ok(out);
+        }
+        let text = |k: &str| match obj.get(k) {
+            Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
+            _ => None,
+        };
+        let context = text("context").or_else(|| text("contextModification"));
+        let error = text("errorMessage");
+        match obj.get("cancel") {
+            None | Some(Value::Null) | Some(Value::Bool(false)) => out.additional_context = context.or(error),
+            Some(Value::Bool(true)) => {
+                out.decision = Decision::Block;
+                out.reason = error.or(context);
+            }
+            Some(other) => {
+                return Err(format!(
+                    "answered an invalid \"cancel\": {other} (expected true or false)"
+                ));
+            }
+        }
+        if let Some(v) = obj.get("overrideInput").filter(|v| !v.is_null()) {
+            let Value::Object(own) = v else {
+                return Err(format!(
+                    "answered an invalid \"overrideInput\": {v} (expected an object)"
+                ));
+            };
+            let mut claude = own.clone();
+            if let Some(commands) = claude.remove("commands") {
+                let list: Vec<String> = match commands {
+                    Value::Array(a) => a
+                        .iter()
+                        .map(|c| c.as_str().map_or_else(|| c.to_string(), str::to_string))
+                        .collect(),
+                    Value::String(s) => vec![s],
+                    other => vec![other.to_string()],
+                };
+                claude.insert("command".into(), Value::String(list.join("\n")));
+            }
+            if let Some(Value::Array(files)) = claude.remove("files")
+                && let Some(path) = files.first().and_then(|f| f.get("path").or(Some(f))).cloned()
+            {
+                claude.insert("file_path".into(), path);
+            }
+            for (own, name) in [("path", "file_path"), ("old_text", "old_string")] {
+                if let Some(v) = claude.remove(own) {
+                    claude.insert(name.into(), v);
+                }
+            }
+            if let Some(v) = claude.remove("new_text") {
+                let name = if claude.contains_key("old_string") {
+                    "new_string"
+                } else {
+                    "content"
+                };
+                claude.insert(name.into(), v);
+            }
+            out.tool_input = Some(claude);
+        }
+        Ok(out)
+    }
+
     /// Reads a hook's JSON object in any dialect. Unknown fields are kept in
     /// [`HookOutput::extra`]; nothing is rejected, since a hook that says more
     /// than we understand must still be obeyed in what we do understand.

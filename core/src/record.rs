@@ -185,6 +185,18 @@ impl HookRecord {
                     },
                     Err(why) => failed(FailureKind::Protocol, why),
                 },
+                // Cline reads its own hook files' answers whatever their
+                // exit code, and no exit code of theirs means anything.
+                Some(code) if code != 0 && is_clines_own(&hook) => match parse_object(captured.stdout.trim()) {
+                    Some(obj) => match HookOutput::from_cline(&obj, hook.event) {
+                        Ok(out) => (
+                            out,
+                            Some(Failure::new(FailureKind::Crash, format!("exited with code {code}"))),
+                        ),
+                        Err(why) => failed(FailureKind::Protocol, why),
+                    },
+                    None => failed(FailureKind::Crash, format!("exited with code {code}")),
+                },
                 // Claude Code does not honour exit 2 on PermissionRequest
                 // (only the decision object grants or denies there).
                 Some(2) if hook.dialect == Dialect::Claude && hook.event == EventKind::PermissionRequest => {
@@ -372,11 +384,16 @@ fn read_success(stdout: &str, hook: &HookDef) -> Result<HookOutput, String> {
         parse_object(text)
     };
     match object {
+        Some(obj) if is_clines_own(hook) => HookOutput::from_cline(&obj, hook.event),
         Some(obj) => HookOutput::from_dialect_json_checked(&obj, hook.dialect, hook.event),
         // Cursor reads its hooks' stdout as JSON only: text is a failed
         // hook there (which blocks under its `failClosed`).
         None if hook.dialect == Dialect::Cursor && !text.trim().is_empty() => Err(format!(
             "printed text that is not a JSON answer: {}",
+            first_line(text).unwrap_or_default()
+        )),
+        None if is_clines_own(hook) && !text.trim().is_empty() => Err(format!(
+            "printed text that is not a JSON answer (Cline ignores it): {}",
             first_line(text).unwrap_or_default()
         )),
         None if hook.dialect == Dialect::Claude => Ok(HookOutput {
@@ -388,6 +405,12 @@ fn read_success(stdout: &str, hook: &HookDef) -> Result<HookOutput, String> {
             ..HookOutput::default()
         }),
     }
+}
+
+/// Whether `hook` is a hook file of Cline's own (which reads Cline's
+/// payload and answers in Cline's words).
+fn is_clines_own(hook: &HookDef) -> bool {
+    hook.options.own_event.is_some() && hook.agent() == crate::Agent::Cline
 }
 
 /// What a hook answered: its stdout, or for a gemini-cli hook whose stdout

@@ -323,6 +323,22 @@ fn every_json_file(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// Cline's own hook files in `dir` (one of its hook folders), in name
+/// order: plain files only, as Cline lists them (it runs no symlink).
+fn cline_hook_files(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.path())
+        .filter(|p| hookshot_core::agent::cline_hook_file(p).is_some())
+        .collect();
+    out.sort();
+    out
+}
+
 /// The settings files hookshot looks for: system ([`system_dirs`]), user
 /// (`$XDG_CONFIG_HOME/hookshot`, with its [`IMPORTED_DIR`]), the agent-native user files when
 /// `agent_user_files` is set, extensions (user, then project:
@@ -380,6 +396,9 @@ pub fn discover(
         for path in every_json_file(&h.join(Agent::Copilot.user_folder())) {
             add(path, SourceKind::User, None);
         }
+        for path in cline_hook_files(&h.join(".cline").join("hooks")) {
+            add(path, SourceKind::User, None);
+        }
         // Claude Code's user and per-project MCP servers, for mcp_tool hooks.
         let claude_json = h.join(".claude.json");
         if std::fs::symlink_metadata(&claude_json).is_ok() {
@@ -428,6 +447,11 @@ pub fn discover(
     }
     for path in every_json_file(&project.join(Agent::Copilot.folder())) {
         add(path, SourceKind::Project, Some(project));
+    }
+    for dir in hookshot_core::agent::CLINE_HOOK_DIRS {
+        for path in cline_hook_files(&project.join(dir)) {
+            add(path, SourceKind::Project, Some(project));
+        }
     }
     out.extend(plugins_gone.into_iter().map(|(path, kind, scope)| Source {
         scope,

@@ -20,6 +20,7 @@ use crate::position::{Positions, escape_token};
 
 mod builtins;
 mod claude_state;
+mod cline;
 mod copilot;
 mod cursor;
 mod jcli;
@@ -122,6 +123,10 @@ pub fn parse_with(path: &Path, text: &str, source: SourceKind, cx: &Context) -> 
     let looks_yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
     if path.file_name().is_some_and(|n| n == ".claude.json") {
         return claude_state(path, text, source, cx);
+    }
+    // A hook file of Cline's is its hook, not settings.
+    if let Some(name) = hookshot_core::agent::cline_hook_file(path) {
+        return Ok(cline::hook_file(path, text, name, source));
     }
     let (value, positions) = front_end(path, text, cx)?;
     run_parser(path, &value, &positions, source, cx, looks_yaml)
