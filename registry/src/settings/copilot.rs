@@ -228,26 +228,16 @@ impl Parser<'_> {
             ),
         }
         options.cwd = self.opt_string(h, ptr, "cwd").map(std::path::PathBuf::from);
-        let identity = match &action {
-            HookAction::Command { command } => command.clone(),
-            _ => format!("{kind}:{}", Value::Object(h.clone())),
-        };
-        self.out.hooks.push(HookDef {
-            identity,
-            name: None,
-            event,
-            dialect,
+        self.push_own_hook(
+            ptr,
+            h,
+            (event, dialect),
             matcher,
-            model_prefix: None,
             action,
             timeout,
-            sequential: false,
-            fail: FailPolicy::Open,
-            retry: 0,
-            source: self.source,
-            provenance: self.at(ptr, false),
+            FailPolicy::Open,
             options,
-        });
+        );
     }
 
     /// `timeoutSec`, else its alias `timeout`: seconds.
@@ -258,19 +248,6 @@ impl Parser<'_> {
         else {
             return DEFAULT_TIMEOUT;
         };
-        match v.as_f64().filter(|t| *t > 0.0 && t.is_finite()) {
-            Some(t) => self.agent_timeout(&format!("{ptr}/{key}"), &format!("{t} seconds"), t),
-            // The hook still runs (and guards), for the default time.
-            None => {
-                self.warn(
-                    &format!("{ptr}/{key}"),
-                    format!(
-                        "expected a positive number of seconds, found {}; the hook gets Copilot CLI's default of 30 s",
-                        describe(v)
-                    ),
-                );
-                DEFAULT_TIMEOUT
-            }
-        }
+        self.agent_seconds(&format!("{ptr}/{key}"), v, DEFAULT_TIMEOUT, "Copilot CLI's default")
     }
 }

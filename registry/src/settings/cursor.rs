@@ -174,41 +174,23 @@ impl Parser<'_> {
         }
         let timeout = match h.get("timeout") {
             None => DEFAULT_TIMEOUT,
-            Some(v) => match v.as_f64().filter(|t| *t > 0.0 && t.is_finite()) {
-                Some(t) => self.agent_timeout(&format!("{ptr}/timeout"), &format!("{t} seconds"), t),
-                None => {
-                    self.warn(
-                        &format!("{ptr}/timeout"),
-                        format!(
-                            "expected a positive number of seconds, found {}; the hook gets {} s",
-                            describe(v),
-                            DEFAULT_TIMEOUT.as_secs()
-                        ),
-                    );
-                    DEFAULT_TIMEOUT
-                }
-            },
+            Some(v) => self.agent_seconds(
+                &format!("{ptr}/timeout"),
+                v,
+                DEFAULT_TIMEOUT,
+                "hookshot's default for Cursor's hooks",
+            ),
         };
-        let identity = match &action {
-            HookAction::Command { command } => command.clone(),
-            _ => format!("{kind}:{}", Value::Object(h.clone())),
-        };
-        self.out.hooks.push(HookDef {
-            identity,
-            name: None,
-            event,
-            dialect: Dialect::Cursor,
+        self.push_own_hook(
+            ptr,
+            h,
+            (event, Dialect::Cursor),
             matcher,
-            model_prefix: None,
             action,
             timeout,
-            sequential: false,
             fail,
-            retry: 0,
-            source: self.source,
-            provenance: self.at(ptr, false),
             options,
-        });
+        );
     }
 
     /// `loop_limit` at `stop` and `subagentStop`: how many follow-ups in a

@@ -539,6 +539,68 @@ impl Parser<'_> {
     /// the number and its unit): the hook runs, at most for hookshot's own
     /// ceiling, which validate says at `ptr` (a published Claude hook
     /// writes 120000, meant as milliseconds), and never for nothing.
+    /// An agent's own hook's timeout in seconds at `ptr`, any positive
+    /// number ([`Parser::agent_timeout`]); anything else is warned of and
+    /// the hook still runs (and guards) for `default` (`whose`: "Copilot
+    /// CLI's default").
+    fn agent_seconds(&mut self, ptr: &str, v: &Value, default: Duration, whose: &str) -> Duration {
+        match v.as_f64().filter(|t| *t > 0.0 && t.is_finite()) {
+            Some(t) => self.agent_timeout(ptr, &format!("{t} seconds"), t),
+            None => {
+                self.warn(
+                    ptr,
+                    format!(
+                        "expected a positive number of seconds, found {}; the hook gets {whose} of {} s",
+                        describe(v),
+                        default.as_secs()
+                    ),
+                );
+                default
+            }
+        }
+    }
+
+    /// Adds one hook of an agent's own file (Copilot CLI's, Cursor's),
+    /// written at `ptr`: a command is known by its command line, another
+    /// kind by its whole entry `h`.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "each is one field of the hook, named where it is made"
+    )]
+    fn push_own_hook(
+        &mut self,
+        ptr: &str,
+        h: &Map<String, Value>,
+        (event, dialect): (EventKind, Dialect),
+        matcher: MatcherSpec,
+        action: HookAction,
+        timeout: Duration,
+        fail: FailPolicy,
+        options: hookshot_core::HookOptions,
+    ) {
+        let identity = match &action {
+            HookAction::Command { command } => command.clone(),
+            HookAction::Unsupported { kind, .. } => format!("{kind}:{}", Value::Object(h.clone())),
+            _ => Value::Object(h.clone()).to_string(),
+        };
+        self.out.hooks.push(HookDef {
+            identity,
+            name: None,
+            event,
+            dialect,
+            matcher,
+            model_prefix: None,
+            action,
+            timeout,
+            sequential: false,
+            fail,
+            retry: 0,
+            source: self.source,
+            provenance: self.at(ptr, false),
+            options,
+        });
+    }
+
     fn agent_timeout(&mut self, ptr: &str, as_written: &str, secs: f64) -> Duration {
         if secs > MAX_TIMEOUT_SECS as f64 {
             self.warn(
