@@ -269,7 +269,6 @@ impl HookOutput {
         if let Some(d) = decision {
             out.decision = d;
         }
-        let stops = out.decision.is_block() || out.decision == Decision::Ask;
         match obj.get("continue") {
             None | Some(Value::Null) | Some(Value::Bool(true)) => {}
             // Only the prompt's hooks stop with it (Cursor ignores it
@@ -282,7 +281,7 @@ impl HookOutput {
                 ));
             }
         }
-        if out.decision.is_block() || stops {
+        if out.decision.is_block() || out.decision == Decision::Ask {
             out.reason = agent.clone().or_else(|| user.clone());
             out.system_message = user;
         } else {
