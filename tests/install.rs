@@ -973,15 +973,16 @@ fn cline_gets_one_script_per_event_and_its_users_own_hook_file_stays() {
         "TaskComplete",
         "UserPromptSubmit",
         "SessionShutdown",
-        "PreCompact",
     ] {
         assert!(p.path(&format!("home/.cline/hooks/{event}")).exists(), "{event}");
     }
+    // Cline 3.0.65 never runs a PreCompact file: none is written.
+    assert!(!p.path("home/.cline/hooks/PreCompact").exists());
     let doctor = p.command(&["doctor"]).output().unwrap();
     assert!(
         text(&doctor)
             .0
-            .contains("for 7 of 7 events; if hookshot cannot run, it blocks"),
+            .contains("for 6 of 6 events; if hookshot cannot run, it blocks"),
         "{:?}",
         text(&doctor)
     );
@@ -1124,4 +1125,28 @@ fn cursor_gets_flat_entries_that_guard_and_its_file_comes_back_as_it_was() {
     let out = common::output_of_copy(&mut p.command_of(&exe, &["uninstall", "--agent", "cursor", "--project", "proj"]));
     assert_eq!(out.status.code(), Some(0), "{:?}", text(&out));
     assert!(!p.path("proj/.cursor/hooks.json").exists());
+}
+
+/// Cline 3.0.65 never runs a PreCompact hook file: the one an earlier
+/// install wrote is taken out by install and by uninstall, and a user's
+/// own file of that name stays.
+#[test]
+fn clines_retired_pre_compact_script_is_removed_and_the_users_own_stays() {
+    let p = Project::new();
+    let old = "#!/bin/sh\n# hookshot: written by `hookshot install --agent cline`; `hookshot uninstall --agent cline` removes it\nexec hookshot fire --agent cline PreCompact\n";
+    let script = p.write("home/.cline/hooks/PreCompact", old);
+    let out = install(&p, &["--agent", "cline"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert!(!script.exists(), "install left the old PreCompact script");
+    p.write("home/.cline/hooks/PreCompact", old);
+    let out = p.command(&["uninstall", "--agent", "cline"]).output().unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert!(!script.exists(), "uninstall left the old PreCompact script");
+    assert!(!p.path("home/.cline/hooks/PreToolUse").exists());
+    let mine = p.write("home/.cline/hooks/PreCompact", "#!/bin/sh\necho '{}'\n");
+    let out = install(&p, &["--agent", "cline"]);
+    assert!(out.status.success(), "{:?}", text(&out));
+    let out = p.command(&["uninstall", "--agent", "cline"]).output().unwrap();
+    assert!(out.status.success(), "{:?}", text(&out));
+    assert_eq!(std::fs::read_to_string(&mine).unwrap(), "#!/bin/sh\necho '{}'\n");
 }

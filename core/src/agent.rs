@@ -1023,12 +1023,13 @@ pub fn copilot_arguments_to_claude(args: &mut serde_json::Map<String, Value>) {
 /// events: TaskResume is a session start too; TaskComplete, at the end of
 /// every task, is where Stop hooks run (observers: Cline ends the task
 /// whatever its hook answers, measured). TaskCancel and TaskError are left
-/// out (Cline reads nothing from them that hookshot could give).
+/// out (Cline reads nothing from them that hookshot could give), and so is
+/// PreCompact: Cline lists a file of that name but maps it to no hook
+/// (its `ZV` table), so it never runs one.
 pub const CLINE_HOOK_FILES: &[(&str, EventKind)] = &[
     ("PreToolUse", EventKind::BeforeTool),
     ("PostToolUse", EventKind::AfterTool),
     ("UserPromptSubmit", EventKind::BeforeAgent),
-    ("PreCompact", EventKind::PreCompress),
     ("TaskStart", EventKind::SessionStart),
     ("TaskResume", EventKind::SessionStart),
     ("TaskComplete", EventKind::AfterAgent),
@@ -1047,7 +1048,7 @@ pub const CLINE_HOOK_DIRS: &[&str] = &[".clinerules/hooks", ".cline/hooks"];
 /// Which of [`CLINE_HOOK_FILES`] `path` is when it is a hook file of
 /// Cline's own (3.0.65, its `n8`): in one of its hook folders, named
 /// after the event whatever the case, with no extension or one of the
-/// scripts it knows how to run. Its `PreCompact` file it never runs.
+/// scripts it knows how to run.
 pub fn cline_hook_file(path: &Path) -> Option<&'static str> {
     const EXTENSIONS: &[&str] = &[
         "", "sh", "bash", "zsh", "js", "mjs", "cjs", "ts", "mts", "cts", "py", "ps1",
@@ -1064,7 +1065,7 @@ pub fn cline_hook_file(path: &Path) -> Option<&'static str> {
     CLINE_HOOK_FILES
         .iter()
         .map(|(n, _)| *n)
-        .find(|n| n.eq_ignore_ascii_case(stem) && *n != "PreCompact")
+        .find(|n| n.eq_ignore_ascii_case(stem))
 }
 
 /// What an agent gets back from hookshot run as its hook for one event,

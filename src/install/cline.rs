@@ -22,6 +22,25 @@ pub(super) fn events() -> Vec<&'static str> {
     hookshot::agent::CLINE_HOOK_FILES.iter().map(|(n, _)| *n).collect()
 }
 
+/// The hook files earlier installs wrote that Cline never runs
+/// (PreCompact: Cline 3.0.65 maps it to no hook): install and uninstall
+/// take hookshot's own out, so no file claims a guard that never fires.
+const RETIRED: &[&str] = &["PreCompact"];
+
+/// Removes hookshot's own scripts at the [`RETIRED`] names in `dir`;
+/// how many.
+fn remove_retired(dir: &Path) -> Result<usize, Fail> {
+    let mut removed = 0;
+    for name in RETIRED {
+        let path = dir.join(name);
+        if ours(&path) {
+            std::fs::remove_file(&path).map_err(|e| Fail::Usage(format!("{}: cannot remove: {e}", path.display())))?;
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
+
 /// Cline's hooks folder for `scope`.
 pub(super) fn folder(scope: &Scope) -> PathBuf {
     match scope {
@@ -102,6 +121,7 @@ pub(super) fn install(scope: &Scope, program: &str, policy: FailPolicy, dry: boo
         written += 1;
     }
     if !dry {
+        written += remove_retired(&dir)?;
         if written == 0 && left.is_empty() {
             println!(
                 "{}: hookshot is already registered for all {} events; nothing changed",
@@ -170,7 +190,7 @@ pub(super) fn registration(scope: &Scope) -> Option<Registration> {
 /// Removes the scripts install wrote; whether there was any.
 pub(super) fn uninstall(scope: &Scope) -> Result<bool, Fail> {
     let dir = folder(scope);
-    let mut removed = 0;
+    let mut removed = remove_retired(&dir)?;
     for event in events() {
         let path = dir.join(event);
         if ours(&path) {
