@@ -317,6 +317,24 @@ fn cursors_own_project_file_guards_claude_code_and_gemini_cli() {
     let o = p.fire("PreToolUse", &ls, &["--agent", "claude"], &[]);
     assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
     assert!(!p.path("seen-shell.json").exists());
+    // explain says why, in Cursor's terms.
+    let o = p.run(
+        &[
+            "explain",
+            "PreToolUse",
+            "--agent",
+            "claude",
+            "--workdir",
+            "proj",
+            "--trust-project",
+        ],
+        &ls,
+    );
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.contains("its matcher /rm\\s+-rf/ is not found in the command"),
+        "{said}"
+    );
     // gemini-cli's shell tool is Cursor's shell too.
     let gemini = json!({"session_id": "s-9", "cwd": proj, "hook_event_name": "BeforeTool",
         "tool_name": "run_shell_command", "tool_input": {"command": "rm -rf build"}});

@@ -116,6 +116,15 @@ pub(crate) fn run(args: ExplainArgs) -> Result<u8, Fail> {
                 h.model_prefix.as_deref().unwrap_or(""),
                 x.model.as_deref().unwrap_or("(none)")
             ),
+            // Cursor's shell events: their matcher searches the command.
+            Why::Condition if h.options.condition.as_ref().is_some_and(|c| c.regex) => format!(
+                "skipped: its matcher /{}/ is not found in the command",
+                h.options
+                    .condition
+                    .as_ref()
+                    .and_then(|c| c.pattern.as_deref())
+                    .unwrap_or_default()
+            ),
             Why::Condition => format!(
                 "skipped: its `if` rule {} does not hold for this call",
                 h.options
