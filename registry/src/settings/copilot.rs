@@ -52,37 +52,14 @@ impl Parser<'_> {
                     }
                 },
             };
-            let Some(defs) = defs.as_array() else {
-                self.error(&ptr, format!("expected a list of hooks, found {}", kind_of(defs)));
-                continue;
-            };
-            for (i, def) in defs.iter().enumerate() {
-                let p = format!("{ptr}/{i}");
-                let Some(entry) = def.as_object() else {
-                    self.error(&p, format!("expected a hook {{\"bash\": ...}}, found {}", kind_of(def)));
-                    continue;
-                };
+            for (p, entry) in self.hook_list(&ptr, defs, "{\"bash\": ...}") {
                 match entry.get("hooks") {
                     // Claude Code's group: its matcher applies to each hook.
                     Some(inner) => {
                         self.unknown_keys(entry, &p, &["matcher", "hooks"], "a matcher group", true);
                         let matcher = self.copilot_matcher(entry, &p, event, dialect);
-                        let Some(inner) = inner.as_array() else {
-                            self.error(
-                                &format!("{p}/hooks"),
-                                format!("expected a list of hooks, found {}", kind_of(inner)),
-                            );
-                            continue;
-                        };
-                        for (j, h) in inner.iter().enumerate() {
-                            let hp = format!("{p}/hooks/{j}");
-                            match h.as_object() {
-                                Some(h) => self.copilot_hook(&hp, h, event, dialect, matcher.clone()),
-                                None => self.error(
-                                    &hp,
-                                    format!("expected a hook {{\"command\": ...}}, found {}", kind_of(h)),
-                                ),
-                            }
+                        for (hp, h) in self.hook_list(&format!("{p}/hooks"), inner, "{\"command\": ...}") {
+                            self.copilot_hook(&hp, h, event, dialect, matcher.clone());
                         }
                     }
                     None => {

@@ -93,24 +93,13 @@ impl Parser<'_> {
                     }
                 },
             };
-            let Some(defs) = defs.as_array() else {
-                self.error(&ptr, format!("expected a list of hooks, found {}", kind_of(defs)));
-                continue;
-            };
-            for (i, def) in defs.iter().enumerate() {
-                let p = format!("{ptr}/{i}");
-                match def.as_object() {
-                    Some(h) => self.cursor_hook(&p, h, name, event, &scope),
-                    None => self.error(
-                        &p,
-                        format!("expected a hook {{\"command\": ...}}, found {}", kind_of(def)),
-                    ),
-                }
+            for (p, h) in self.hook_list(&ptr, defs, "{\"command\": ...}") {
+                self.cursor_hook(&p, h, name, event, &scope);
             }
         }
     }
 
-    /// One hook: `command` under `sh -c`, in the project's folder (a
+    /// One hook: `command` as a shell command line, in the project's folder (a
     /// user's hook in `~/.cursor/`), for `timeout` seconds; `failClosed`
     /// blocks when it fails.
     fn cursor_hook(&mut self, ptr: &str, h: &Map<String, Value>, name: &str, event: EventKind, scope: &Scope) {

@@ -539,6 +539,26 @@ impl Parser<'_> {
     /// the number and its unit): the hook runs, at most for hookshot's own
     /// ceiling, which validate says at `ptr` (a published Claude hook
     /// writes 120000, meant as milliseconds), and never for nothing.
+    /// The hooks of a list at `ptr` (an agent's own flat entries), each
+    /// with its pointer; what is not a list, or an entry that is not an
+    /// object (`a_hook`: how a hook is written, for the message), is an
+    /// error with its place.
+    fn hook_list<'v>(&mut self, ptr: &str, list: &'v Value, a_hook: &str) -> Vec<(String, &'v Map<String, Value>)> {
+        let Some(list) = list.as_array() else {
+            self.error(ptr, format!("expected a list of hooks, found {}", kind_of(list)));
+            return Vec::new();
+        };
+        let mut out = Vec::with_capacity(list.len());
+        for (i, entry) in list.iter().enumerate() {
+            let p = format!("{ptr}/{i}");
+            match entry.as_object() {
+                Some(h) => out.push((p, h)),
+                None => self.error(&p, format!("expected a hook {a_hook}, found {}", kind_of(entry))),
+            }
+        }
+        out
+    }
+
     /// An agent's own hook's timeout in seconds at `ptr`, any positive
     /// number ([`Parser::agent_timeout`]); anything else is warned of and
     /// the hook still runs (and guards) for `default` (`whose`: "Copilot
