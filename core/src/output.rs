@@ -587,6 +587,100 @@ mod tests {
         HookOutput::from_json(v.as_object().unwrap())
     }
 
+    /// Cursor's words mean what Cursor does with them, per event; Claude
+    /// Code's words mean nothing to it; a verdict it cannot read is an
+    /// error, never "no decision".
+    #[test]
+    fn cursors_answers_by_event() {
+        use crate::EventKind as E;
+        let cursor = |v: Value, e: E| HookOutput::from_cursor(v.as_object().unwrap(), e);
+        let deny = cursor(
+            json!({"permission": "deny", "agent_message": "for the model", "user_message": "for you"}),
+            E::BeforeTool,
+        )
+        .unwrap();
+        assert_eq!(
+            (deny.decision, deny.reason.as_deref(), deny.system_message.as_deref()),
+            (Decision::Block, Some("for the model"), Some("for you"))
+        );
+        assert_eq!(
+            cursor(json!({"permission": "ask"}), E::BeforeTool).unwrap().decision,
+            Decision::Ask
+        );
+        assert!(cursor(json!({"permission": "block"}), E::BeforeTool).is_err());
+        assert!(cursor(json!({"continue": "no"}), E::BeforeAgent).is_err());
+        assert!(
+            cursor(json!({"continue": false}), E::BeforeAgent)
+                .unwrap()
+                .decision
+                .is_block()
+        );
+        assert!(
+            !cursor(json!({"continue": false}), E::SessionStart)
+                .unwrap()
+                .decision
+                .is_block()
+        );
+        let stop = cursor(json!({"followup_message": "again"}), E::AfterAgent).unwrap();
+        assert_eq!(
+            (stop.decision, stop.reason.as_deref()),
+            (Decision::Block, Some("again"))
+        );
+        assert!(
+            !cursor(json!({"followup_message": "again"}), E::BeforeTool)
+                .unwrap()
+                .decision
+                .is_block()
+        );
+        assert_eq!(
+            cursor(json!({"decision": "block"}), E::BeforeTool).unwrap(),
+            HookOutput::default()
+        );
+        let rewrite = cursor(json!({"updated_input": {"path": "/a", "contents": "x"}}), E::BeforeTool).unwrap();
+        assert_eq!(
+            rewrite.tool_input,
+            Some(json!({"file_path": "/a", "content": "x"}).as_object().unwrap().clone())
+        );
+    }
+
+    /// Cline's words, read before and after a tool only, its tools'
+    /// shapes read as Claude Code's.
+    #[test]
+    fn clines_answers_and_rewrites() {
+        use crate::EventKind as E;
+        let cline = |v: Value, e: E| HookOutput::from_cline(v.as_object().unwrap(), e).unwrap();
+        let cancel = cline(json!({"cancel": true, "contextModification": "why"}), E::BeforeTool);
+        assert_eq!(
+            (cancel.decision, cancel.reason.as_deref()),
+            (Decision::Block, Some("why"))
+        );
+        assert_eq!(cline(json!({"cancel": true}), E::SessionStart), HookOutput::default());
+        let said = cline(json!({"errorMessage": "note"}), E::AfterTool);
+        assert_eq!(
+            (said.decision, said.additional_context.as_deref()),
+            (Decision::Undecided, Some("note"))
+        );
+        let input = |v: Value| {
+            cline(json!({"overrideInput": v}), E::BeforeTool)
+                .tool_input
+                .map(Value::Object)
+        };
+        assert_eq!(input(json!({"commands": ["a", "b"]})), Some(json!({"command": "a\nb"})));
+        assert_eq!(
+            input(json!({"path": "/f", "old_text": "x", "new_text": "y"})),
+            Some(json!({"file_path": "/f", "old_string": "x", "new_string": "y"}))
+        );
+        assert_eq!(
+            input(json!({"path": "/f", "new_text": "y"})),
+            Some(json!({"file_path": "/f", "content": "y"}))
+        );
+        assert_eq!(
+            input(json!({"files": [{"path": "/r"}]})),
+            Some(json!({"file_path": "/r"}))
+        );
+        assert!(HookOutput::from_cline(json!({"cancel": "yes"}).as_object().unwrap(), E::BeforeTool).is_err());
+    }
+
     #[test]
     fn gemini_block() {
         let o = read(json!({"decision": "block", "reason": "no"}));
