@@ -137,16 +137,8 @@ impl Parser<'_> {
         matcher: MatcherSpec,
     ) {
         self.unknown_keys(h, ptr, HOOK_KEYS, "a hook", true);
-        let kind = match h.get("type") {
-            None => "command",
-            Some(Value::String(t)) => t.as_str(),
-            Some(other) => {
-                self.error(
-                    &format!("{ptr}/type"),
-                    format!("expected \"command\", found {}", kind_of(other)),
-                );
-                return;
-            }
+        let Some(kind) = self.own_hook_kind(h, ptr, "\"command\"") else {
+            return;
         };
         let line = |key: &str| h.get(key).and_then(Value::as_str).filter(|s| !s.trim().is_empty());
         let action = match (kind, line("bash").or_else(|| line("command"))) {
@@ -167,10 +159,7 @@ impl Parser<'_> {
                 self.error(ptr, "missing \"bash\": a command hook needs the command line to run");
                 return;
             }
-            (other, _) => HookAction::Unsupported {
-                kind: other.to_string(),
-                why: format!("Copilot CLI's \"{other}\" hooks are not run by hookshot; it fails each time it would run, so that a guard written so is never skipped unseen"),
-            },
+            (other, _) => not_run_kind("Copilot CLI", other),
         };
         let timeout = self.copilot_timeout(h, ptr);
         let mut options = hookshot_core::HookOptions::default();

@@ -104,16 +104,8 @@ impl Parser<'_> {
     /// blocks when it fails.
     fn cursor_hook(&mut self, ptr: &str, h: &Map<String, Value>, name: &str, event: EventKind, scope: &Scope) {
         self.unknown_keys(h, ptr, HOOK_KEYS, "a hook", true);
-        let kind = match h.get("type") {
-            None => "command",
-            Some(Value::String(t)) => t.as_str(),
-            Some(other) => {
-                self.error(
-                    &format!("{ptr}/type"),
-                    format!("expected \"command\" or \"prompt\", found {}", kind_of(other)),
-                );
-                return;
-            }
+        let Some(kind) = self.own_hook_kind(h, ptr, "\"command\" or \"prompt\"") else {
+            return;
         };
         let action = match (kind, h.get("command")) {
             ("command", Some(Value::String(c))) if !c.trim().is_empty() => HookAction::Command { command: c.clone() },
@@ -128,12 +120,7 @@ impl Parser<'_> {
                 self.error(ptr, "missing \"command\": a hook needs the command line to run");
                 return;
             }
-            (other, _) => HookAction::Unsupported {
-                kind: other.to_string(),
-                why: format!(
-                    "Cursor's \"{other}\" hooks are not run by hookshot; it fails each time it would run, so that a guard written so is never skipped unseen"
-                ),
-            },
+            (other, _) => not_run_kind("Cursor", other),
         };
         let fail = match h.get("failClosed") {
             None | Some(Value::Bool(false)) => FailPolicy::Open,

@@ -304,6 +304,17 @@ fn kind_of(v: &Value) -> &'static str {
     }
 }
 
+/// A hook of `agent`'s own file of a kind hookshot does not run: loaded
+/// so that it fails each time it would run, never skipped unseen.
+fn not_run_kind(agent: &str, kind: &str) -> HookAction {
+    HookAction::Unsupported {
+        kind: kind.to_string(),
+        why: format!(
+            "{agent}'s \"{kind}\" hooks are not run by hookshot; it fails each time it would run, so that a guard written so is never skipped unseen"
+        ),
+    }
+}
+
 /// The longest timeout a hook may have: one day. Longer ones are mistakes
 /// (and `1e300` would overflow a `Duration`).
 pub const MAX_TIMEOUT_SECS: u64 = 86_400;
@@ -557,6 +568,22 @@ impl Parser<'_> {
             }
         }
         out
+    }
+
+    /// An agent's own hook's `type` (`command` when left out); `None`
+    /// after an error when it is not text (`expected`: the kinds it has).
+    fn own_hook_kind<'h>(&mut self, h: &'h Map<String, Value>, ptr: &str, expected: &str) -> Option<&'h str> {
+        match h.get("type") {
+            None => Some("command"),
+            Some(Value::String(t)) => Some(t.as_str()),
+            Some(other) => {
+                self.error(
+                    &format!("{ptr}/type"),
+                    format!("expected {expected}, found {}", kind_of(other)),
+                );
+                None
+            }
+        }
     }
 
     /// An agent's own hook's timeout in seconds at `ptr`, any positive
