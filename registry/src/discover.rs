@@ -306,37 +306,31 @@ const READ_ORDER: [Agent; 7] = [
     Agent::Cursor,
 ];
 
-/// The hook files of an agent that runs every `*.json` of its folder
-/// (Copilot CLI, [`Agent::runs_every_json_file`]) in `dir`, in name order,
-/// without hookshot's own registration there. Whatever is not a plain
-/// file is listed too, so that loading says why it cannot be read.
-fn every_json_file(dir: &Path) -> Vec<PathBuf> {
+/// The entries of `dir` that `keep` takes, in name order; none when it
+/// cannot be read.
+fn files_in(dir: &Path, keep: impl Fn(&std::fs::DirEntry) -> bool) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
-    let mut out: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| Agent::Copilot.reads_hooks_of(p))
-        .collect();
+    let mut out: Vec<PathBuf> = entries.filter_map(Result::ok).filter(keep).map(|e| e.path()).collect();
     out.sort();
     out
 }
 
-/// Cline's own hook files in `dir` (one of its hook folders), in name
-/// order: plain files only, as Cline lists them (it runs no symlink).
+/// The hook files of an agent that runs every `*.json` of its folder
+/// (Copilot CLI, [`Agent::runs_every_json_file`]) in `dir`, without
+/// hookshot's own registration there. Whatever is not a plain file is
+/// listed too, so that loading says why it cannot be read.
+fn every_json_file(dir: &Path) -> Vec<PathBuf> {
+    files_in(dir, |e| Agent::Copilot.reads_hooks_of(&e.path()))
+}
+
+/// Cline's own hook files in `dir` (one of its hook folders): plain files
+/// only, as Cline lists them (it runs no symlink).
 fn cline_hook_files(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut out: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .map(|e| e.path())
-        .filter(|p| hookshot_core::agent::cline_hook_file(p).is_some())
-        .collect();
-    out.sort();
-    out
+    files_in(dir, |e| {
+        e.file_type().is_ok_and(|t| t.is_file()) && hookshot_core::agent::cline_hook_file(&e.path()).is_some()
+    })
 }
 
 /// The settings files hookshot looks for: system ([`system_dirs`]), user
