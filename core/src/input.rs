@@ -238,6 +238,32 @@ fn claude_call(canonical: &Map<String, Value>) -> (String, Option<Value>) {
     (claude, args)
 }
 
+/// A value as text: a string as it is, anything else as its JSON.
+fn text_of(v: Value) -> String {
+    match v {
+        Value::String(s) => s,
+        other => other.to_string(),
+    }
+}
+
+/// What a tool printed, as the agents that give a result as text give it
+/// (Copilot CLI's `textResultForLlm`, Cursor's `output`): a shell's
+/// output and errors (Claude Code's streams, gemini-cli's `llmContent`),
+/// else the result's text.
+fn result_text(response: &Value) -> String {
+    match (response.get("stdout"), response.get("stderr")) {
+        (Some(out), err) => [text_of(out.clone()), err.cloned().map(text_of).unwrap_or_default()]
+            .into_iter()
+            .filter(|t| !t.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => match response.get("llmContent") {
+            Some(c) => text_of(c.clone()),
+            None => text_of(response.clone()),
+        },
+    }
+}
+
 /// What GitHub Copilot CLI 1.0.102 gives a hook of its own camelCase
 /// events, and nothing else (observed): `sessionId`, a millisecond
 /// `timestamp` and `cwd`, then per event `source` and `initialPrompt`
@@ -248,10 +274,6 @@ fn claude_call(canonical: &Map<String, Value>) -> (String, Option<Value>) {
 /// `stopReason` and `stop_hook_active` (agentStop), `reason` (sessionEnd).
 fn copilot_payload(event: EventKind, canonical: &Map<String, Value>) -> Map<String, Value> {
     let get = |k: &str| canonical.get(k).filter(|v| !v.is_null()).cloned();
-    let text = |v: Value| match v {
-        Value::String(s) => s,
-        other => other.to_string(),
-    };
     let mut m = Map::new();
     m.insert(
         "sessionId".into(),
@@ -300,19 +322,7 @@ fn copilot_payload(event: EventKind, canonical: &Map<String, Value>) -> Map<Stri
             put("toolArgs", Some(args));
             if event == EventKind::AfterTool {
                 let result = get("toolResult").unwrap_or_else(|| {
-                    let response = get("tool_response").unwrap_or(json!(""));
-                    // A shell's result is its output, as Copilot CLI gives it.
-                    let said = match (response.get("stdout"), response.get("stderr")) {
-                        (Some(out), err) => {
-                            let err = err.cloned().map(text).unwrap_or_default();
-                            [text(out.clone()), err]
-                                .into_iter()
-                                .filter(|t| !t.is_empty())
-                                .collect::<Vec<_>>()
-                                .join("\n")
-                        }
-                        _ => text(response),
-                    };
+                    let said = result_text(&get("tool_response").unwrap_or(json!("")));
                     json!({"resultType": "success", "textResultForLlm": said})
                 });
                 put("toolResult", Some(result));
@@ -321,7 +331,10 @@ fn copilot_payload(event: EventKind, canonical: &Map<String, Value>) -> Map<Stri
                 put(
                     "error",
                     Some(json!(
-                        get("tool_error").or_else(|| get("error")).map(text).unwrap_or_default()
+                        get("tool_error")
+                            .or_else(|| get("error"))
+                            .map(text_of)
+                            .unwrap_or_default()
                     )),
                 );
             }
@@ -368,12 +381,8 @@ const READ_CONTENT_CAP: u64 = 4 << 20;
 /// `new_text`).
 fn cline_payload(name: &str, canonical: &Map<String, Value>) -> Map<String, Value> {
     let get = |k: &str| canonical.get(k).filter(|v| !v.is_null()).cloned();
-    let text = |v: Value| match v {
-        Value::String(s) => s,
-        other => other.to_string(),
-    };
-    let session = get("session_id").map(text).unwrap_or_default();
-    let cwd = get("cwd").map(text).unwrap_or_default();
+    let session = get("session_id").map(text_of).unwrap_or_default();
+    let cwd = get("cwd").map(text_of).unwrap_or_default();
     let hook_name = match name {
         "PreToolUse" => "tool_call",
         "PostToolUse" => "tool_result",
@@ -407,7 +416,7 @@ fn cline_payload(name: &str, canonical: &Map<String, Value>) -> Map<String, Valu
     let (own, input) = match tool.as_str() {
         "Bash" => (
             "run_commands".to_string(),
-            json!({"commands": [arg("command").map(text).unwrap_or_default()]}),
+            json!({"commands": [arg("command").map(text_of).unwrap_or_default()]}),
         ),
         "Read" => (
             "read_files".to_string(),
@@ -429,7 +438,7 @@ fn cline_payload(name: &str, canonical: &Map<String, Value>) -> Map<String, Valu
         .as_object()
         .into_iter()
         .flatten()
-        .map(|(k, v)| (k.clone(), json!(text(v.clone()))))
+        .map(|(k, v)| (k.clone(), json!(text_of(v.clone()))))
         .collect();
     let id = get("tool_use_id").unwrap_or(json!(""));
     match name {
@@ -444,7 +453,7 @@ fn cline_payload(name: &str, canonical: &Map<String, Value>) -> Map<String, Valu
             let output = match (own.as_str(), response.get("stdout")) {
                 ("run_commands", Some(out)) => {
                     let command = input["commands"][0].clone();
-                    json!([{"query": command, "result": text(out.clone()), "success": true}])
+                    json!([{"query": command, "result": text_of(out.clone()), "success": true}])
                 }
                 _ => response,
             };
@@ -456,20 +465,20 @@ fn cline_payload(name: &str, canonical: &Map<String, Value>) -> Map<String, Valu
             );
             put(
                 "postToolUse",
-                json!({"toolName": own, "parameters": parameters, "result": text(output), "success": true, "executionTimeMs": 0}),
+                json!({"toolName": own, "parameters": parameters, "result": text_of(output), "success": true, "executionTimeMs": 0}),
             );
         }
         "UserPromptSubmit" => {
             put(
                 "userPromptSubmit",
-                json!({"prompt": get("prompt").map(text).unwrap_or_default(), "attachments": []}),
+                json!({"prompt": get("prompt").map(text_of).unwrap_or_default(), "attachments": []}),
             );
         }
         "TaskStart" => put("taskStart", json!({"taskMetadata": {}})),
         "TaskResume" => put("taskResume", json!({"taskMetadata": {}, "previousState": {}})),
         "TaskComplete" => {
             put("iteration", json!(1));
-            let said = get("last_assistant_message").map(text).unwrap_or_default();
+            let said = get("last_assistant_message").map(text_of).unwrap_or_default();
             put("turn", json!({"outputText": said, "status": "completed"}));
             put("taskComplete", json!({"taskMetadata": {}}));
         }
@@ -507,11 +516,7 @@ fn read_capped(path: &Path) -> std::io::Result<String> {
 /// `status` and `loop_count` at `stop`.
 fn cursor_payload(name: &str, event: EventKind, canonical: &Map<String, Value>) -> Map<String, Value> {
     let get = |k: &str| canonical.get(k).filter(|v| !v.is_null()).cloned();
-    let text = |v: Value| match v {
-        Value::String(s) => s,
-        other => other.to_string(),
-    };
-    let cwd = get("cwd").map(text).unwrap_or_default();
+    let cwd = get("cwd").map(text_of).unwrap_or_default();
     let mut m = Map::new();
     m.insert(
         "conversation_id".into(),
@@ -545,20 +550,10 @@ fn cursor_payload(name: &str, event: EventKind, canonical: &Map<String, Value>) 
         Some(Value::Object(a)) => a,
         _ => Map::new(),
     };
-    let arg = |k: &str| args.get(k).cloned().map(text).unwrap_or_default();
+    let arg = |k: &str| args.get(k).cloned().map(text_of).unwrap_or_default();
     let result = get("tool_response").unwrap_or(json!(""));
     // A shell's result is what it printed, as Cursor gives it.
-    let output = || match (result.get("stdout"), result.get("stderr")) {
-        (Some(out), err) => [text(out.clone()), err.cloned().map(text).unwrap_or_default()]
-            .into_iter()
-            .filter(|t| !t.is_empty())
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => match result.get("llmContent") {
-            Some(c) => text(c.clone()),
-            None => text(result.clone()),
-        },
-    };
+    let output = || result_text(&result);
     let absolute = |p: String| {
         if p.is_empty() || Path::new(&p).is_absolute() {
             p
@@ -642,7 +637,10 @@ fn cursor_payload(name: &str, event: EventKind, canonical: &Map<String, Value>) 
                     put("duration", json!(0));
                 }
                 if event == EventKind::AfterToolFailure {
-                    let error = get("error").or_else(|| get("tool_error")).map(text).unwrap_or_default();
+                    let error = get("error")
+                        .or_else(|| get("tool_error"))
+                        .map(text_of)
+                        .unwrap_or_default();
                     put("error_message", json!(error));
                     put("failure_type", json!("error"));
                     put("duration", json!(0));
@@ -650,7 +648,7 @@ fn cursor_payload(name: &str, event: EventKind, canonical: &Map<String, Value>) 
                 }
             }
             EventKind::BeforeAgent => {
-                put("prompt", json!(get("prompt").map(text).unwrap_or_default()));
+                put("prompt", json!(get("prompt").map(text_of).unwrap_or_default()));
                 put("attachments", json!([]));
             }
             EventKind::AfterAgent => {
@@ -669,14 +667,16 @@ fn cursor_payload(name: &str, event: EventKind, canonical: &Map<String, Value>) 
                     put("status", json!("completed"));
                     put(
                         "result",
-                        get("last_assistant_message").map(text).map_or(json!(""), |t| json!(t)),
+                        get("last_assistant_message")
+                            .map(text_of)
+                            .map_or(json!(""), |t| json!(t)),
                     );
                     put(
                         "agent_transcript_path",
                         get("agent_transcript_path").unwrap_or(Value::Null),
                     );
                 } else {
-                    put("prompt", json!(get("prompt").map(text).unwrap_or_default()));
+                    put("prompt", json!(get("prompt").map(text_of).unwrap_or_default()));
                 }
             }
             EventKind::SessionStart | EventKind::SessionEnd => {
@@ -899,9 +899,8 @@ fn from_cline(name: &str, mut raw: Map<String, Value>) -> Map<String, Value> {
         if tool == "run_commands" {
             // Whatever the model sent is judged: an element that is not a
             // string, or input not in the tool's shape, as its JSON text.
-            let text = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
             let commands: Vec<String> = match input.get("commands") {
-                Some(Value::Array(a)) => a.iter().map(text).collect(),
+                Some(Value::Array(a)) => a.iter().cloned().map(text_of).collect(),
                 _ => vec![input.to_string()],
             };
             raw.insert("tool_name".into(), json!("Bash"));
@@ -962,6 +961,20 @@ fn rfc3339(secs: i64, millis: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A tool's result as text, whichever agent ran it: Claude Code's
+    /// streams, gemini-cli's `llmContent`, anything else as its JSON.
+    #[test]
+    fn a_result_reads_as_text_from_every_agent() {
+        assert_eq!(result_text(&json!({"stdout": "out", "stderr": "err"})), "out\nerr");
+        assert_eq!(result_text(&json!({"stdout": "", "stderr": "err"})), "err");
+        assert_eq!(
+            result_text(&json!({"llmContent": "said", "returnDisplay": "x"})),
+            "said"
+        );
+        assert_eq!(result_text(&json!({"success": true})), "{\"success\":true}");
+        assert_eq!(result_text(&json!("plain")), "plain");
+    }
 
     /// Every command of Cline's shell tool reaches the guards, also one
     /// that is not a string, and input in another shape as its text.
