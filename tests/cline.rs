@@ -282,3 +282,34 @@ fn clines_own_hook_files_run_once_only_when_trusted_and_start_is_not_resume() {
     assert_eq!(starts.matches("\"agent_start\"").count(), 1, "{starts}");
     assert!(!starts.contains("agent_resume"), "{starts}");
 }
+
+/// A Cline hook file in a project's `.cline/hooks/` that sources a
+/// neighbour: the approval binds the neighbour too, so swapping it stops
+/// the hook (and says why) instead of running code nobody approved.
+#[test]
+fn a_neighbour_a_cline_hook_file_sources_is_bound_by_its_approval() {
+    let p = Project::new();
+    p.write(
+        "proj/.cline/hooks/lib.sh",
+        "answer() { echo '{\"cancel\": true, \"errorMessage\": \"guarded\"}'; }\n",
+    );
+    p.write(
+        "proj/.cline/hooks/PreToolUse",
+        "#!/bin/sh\n. .cline/hooks/lib.sh\ncat >/dev/null\nanswer\n",
+    );
+    let trust = p.run(&["trust", "--yes", "--workdir", "proj"], &json!({}));
+    assert!(trust.status.success(), "{}", common::stderr(&trust));
+    let input = json!({"session_id": "s", "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let fire = || {
+        p.run(
+            &["fire", "PreToolUse", "--workdir", "proj", "--agent", "claude"],
+            &input,
+        )
+    };
+    let o = fire();
+    assert_eq!(o.status.code(), Some(2), "{}", common::stderr(&o));
+    p.write("proj/.cline/hooks/lib.sh", "answer() { echo '{}'; }\n");
+    let o = fire();
+    let said = common::stderr(&o);
+    assert!(said.contains("not trusted") && said.contains("lib.sh"), "{said}");
+}

@@ -552,8 +552,6 @@ fn cursor_payload(name: &str, event: EventKind, canonical: &Map<String, Value>) 
     };
     let arg = |k: &str| args.get(k).cloned().map(text_of).unwrap_or_default();
     let result = get("tool_response").unwrap_or(json!(""));
-    // A shell's result is what it printed, as Cursor gives it.
-    let output = || result_text(&result);
     let absolute = |p: String| {
         if p.is_empty() || Path::new(&p).is_absolute() {
             p
@@ -577,7 +575,8 @@ fn cursor_payload(name: &str, event: EventKind, canonical: &Map<String, Value>) 
             put("cwd", json!(cwd));
             put("sandbox", json!(false));
             if name == "afterShellExecution" {
-                put("output", json!(output()));
+                // A shell's result is what it printed, as Cursor gives it.
+                put("output", json!(result_text(&result)));
                 put("duration", json!(0));
             }
         }
@@ -629,7 +628,7 @@ fn cursor_payload(name: &str, event: EventKind, canonical: &Map<String, Value>) 
                 put("cwd", json!(cwd));
                 if event == EventKind::AfterTool {
                     let out = if crate::tools::same_tool(&tool, "Bash") {
-                        output()
+                        result_text(&result)
                     } else {
                         result.to_string()
                     };

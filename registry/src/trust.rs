@@ -46,9 +46,17 @@ pub const ABSENT: &str = "absent";
 /// neighbours). Settings files hookshot reads there are approved on their
 /// own and left out.
 pub fn hook_folders() -> impl Iterator<Item = &'static str> {
-    hookshot_core::Agent::ALL
+    use hookshot_core::Agent;
+    Agent::ALL
         .into_iter()
-        .map(hookshot_core::Agent::hooks_folder)
+        .map(Agent::hooks_folder)
+        // Cline runs the hook files of each of its folders.
+        .chain(
+            hookshot_core::agent::CLINE_HOOK_DIRS
+                .iter()
+                .copied()
+                .filter(|d| *d != Agent::Cline.hooks_folder()),
+        )
         .chain([".hookshot"])
 }
 
