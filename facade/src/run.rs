@@ -373,8 +373,9 @@ impl HookSystem {
         if plan.runs_nothing_now() {
             return Outcome::empty(event);
         }
+        let session = self.session_of(input);
         // Cursor's stop hooks read how many follow-ups were made in a row.
-        let loops = stop_loops::wanted(event, &plan.now).then(|| stop_loops::count(input, &self.session_of(input)));
+        let loops = stop_loops::wanted(event, &plan.now).then(|| stop_loops::count(input, &session));
         let run = PlanRun {
             event,
             hooks: &plan.now,
@@ -391,7 +392,7 @@ impl HookSystem {
             })
             .await;
         let mut unsaved = Vec::new();
-        unsaved.extend(context_cap::cut(cx.agent, &mut records, event, &self.session_of(input)));
+        unsaved.extend(context_cap::cut(cx.agent, &mut records, event, &session));
         if let Some(n) = loops {
             unsaved.extend(stop_loops::cap(&mut records, n));
         }
@@ -406,7 +407,7 @@ impl HookSystem {
                 ..run
             };
             let mut judged = self.services.runner.run_plan(run, &mut last, |_, _| {}).await;
-            unsaved.extend(context_cap::cut(cx.agent, &mut judged, event, &self.session_of(input)));
+            unsaved.extend(context_cap::cut(cx.agent, &mut judged, event, &session));
             let mut records = std::mem::take(&mut outcome.records);
             records.extend(judged);
             outcome = hookshot_aggregator::aggregate(event, records);
@@ -424,7 +425,7 @@ impl HookSystem {
             outcome.records.extend(told);
         }
         if let Some(n) = loops
-            && let Err(e) = stop_loops::record(&self.session_of(input), n, outcome.is_blocked())
+            && let Err(e) = stop_loops::record(&session, n, outcome.is_blocked())
         {
             outcome
                 .warnings
