@@ -164,12 +164,7 @@ fn clines_own_hook_files_guard_claude_code() {
         for (k, v) in fields.as_object().unwrap() {
             input[k] = v.clone();
         }
-        let o = p.fire(event, &input, &["--agent", "claude"], &[]);
-        (
-            o.status.code(),
-            serde_json::from_slice::<Value>(&o.stdout).unwrap_or(Value::Null),
-            common::stderr(&o),
-        )
+        common::fire_as_claude(&p, event, &input)
     };
     let (code, _, said) = call(
         "PreToolUse",

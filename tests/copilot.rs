@@ -409,17 +409,8 @@ fn copilot_clis_own_argument_names_reach_its_hooks_and_come_back() {
         .to_string(),
     );
     let claude = |tool: &str, input: Value| {
-        let o = p.fire(
-            "PreToolUse",
-            &json!({"session_id": "s", "tool_name": tool, "tool_input": input}),
-            &["--agent", "claude"],
-            &[],
-        );
-        (
-            o.status.code(),
-            serde_json::from_slice::<Value>(&o.stdout).unwrap_or(Value::Null),
-            common::stderr(&o),
-        )
+        let call = json!({"session_id": "s", "tool_name": tool, "tool_input": input});
+        common::fire_as_claude(&p, "PreToolUse", &call)
     };
     let (code, _, said) = claude(
         "Edit",

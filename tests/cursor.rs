@@ -460,13 +460,9 @@ fn cursors_prompt_stop_and_fail_closed_answers_hold_under_claude_code() {
     assert_eq!(stop(true), json!({}));
     assert_eq!(p.read_json("seen-stop.json")["loop_count"], 1);
     let tool = |name: &str, input: Value| {
-        let o = p.fire(
-            "PreToolUse",
-            &json!({"session_id": "s", "tool_name": name, "tool_input": input}),
-            &["--agent", "claude"],
-            &[],
-        );
-        (o.status.code(), common::stderr(&o))
+        let call = json!({"session_id": "s", "tool_name": name, "tool_input": input});
+        let (code, _, said) = common::fire_as_claude(&p, "PreToolUse", &call);
+        (code, said)
     };
     let (code, said) = tool("Bash", json!({"command": "ls"}));
     assert_eq!(code, Some(2), "{said}");

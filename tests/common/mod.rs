@@ -204,6 +204,17 @@ pub fn fire_as_agent(p: &Project, agent: &str, event: &str, mut base: Value, fie
     (answer, o.status.code())
 }
 
+/// `fire EVENT --agent claude` in the trusted project: the exit code, the
+/// JSON answer (`Null` when there is none) and what was said on stderr.
+pub fn fire_as_claude(p: &Project, event: &str, input: &Value) -> (Option<i32>, Value, String) {
+    let o = p.fire(event, input, &["--agent", "claude"], &[]);
+    (
+        o.status.code(),
+        serde_json::from_slice(&o.stdout).unwrap_or(Value::Null),
+        stderr(&o),
+    )
+}
+
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
